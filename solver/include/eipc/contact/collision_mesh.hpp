@@ -1,0 +1,44 @@
+// The stacked collision surface of every body in a scene. Contact works on
+// these full-space collision vertices; reduced bodies map q to them (x = J q).
+#pragma once
+
+#include "eipc/common.hpp"
+
+#include <vector>
+
+namespace eipc {
+
+struct CollisionMesh {
+  Positions rest;                 ///< rest positions of all collision vertices, bodies stacked
+  Tris faces;                     ///< surface triangles (global vertex indices)
+  Edges edges;                    ///< unique surface edges (global vertex indices, i < j)
+  std::vector<int> vertex_body;   ///< body index of each vertex
+
+  int num_vertices() const { return static_cast<int>(rest.rows()); }
+  int body_of_face(int f) const { return vertex_body[faces(f, 0)]; }
+  int body_of_edge(int e) const { return vertex_body[edges(e, 0)]; }
+};
+
+/// A vertex of the collision mesh closer than dhat to a triangle.
+struct PointTriangleCandidate {
+  int vertex;
+  int face;
+  bool operator==(const PointTriangleCandidate& o) const { return vertex == o.vertex && face == o.face; }
+};
+
+/// Two edges of the collision mesh closer than dhat.
+struct EdgeEdgeCandidate {
+  int edge_a;  ///< edge_a < edge_b
+  int edge_b;
+  bool operator==(const EdgeEdgeCandidate& o) const { return edge_a == o.edge_a && edge_b == o.edge_b; }
+};
+
+/// Candidate primitive pairs, sorted (pt by vertex then face; ee by edge_a then edge_b)
+/// so every consumer sees the same order whatever the thread count.
+struct Candidates {
+  std::vector<PointTriangleCandidate> point_triangle;
+  std::vector<EdgeEdgeCandidate> edge_edge;
+  std::size_t size() const { return point_triangle.size() + edge_edge.size(); }
+};
+
+}  // namespace eipc
