@@ -1,0 +1,152 @@
+// eipc run SCENE.json: simulate a scene, write its trajectory, print a summary.
+#include "commands.hpp"
+#include "eipc/dynamics/simulator.hpp"
+#include "eipc/io/trajectory_file.hpp"
+#include "eipc/scene/scene.hpp"
+#include "eipc/util/parallel.hpp"
+#include "run_setup.hpp"
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <unistd.h>
+
+namespace eipc::cli {
+
+namespace {
+
+struct RunOptions {
+  std::string scene;
+  std::optional<double> dt, duration;
+  std::optional<std::string> embedding, out;
+  int threads = 0;
+  std::vector<std::string> set;
+  bool json = false;
+};
+
+struct Summary {
+  long steps = 0;
+  double simulated = 0, wall = 0;
+  long newton_total = 0;
+  int newton_max = 0;
+  long line_search_total = 0;
+  double min_distance = std::numeric_limits<double>::infinity();
+  std::string status = "complete";
+  std::string reason;
+  std::string output;
+};
+
+/// Combines the statistics of the steps between two stored frames.
+void accumulate(StepStats& into, const StepStats& s) {
+  into.newton_iterations += s.newton_iterations;
+  into.line_search_steps += s.line_search_steps;
+  into.wall_seconds += s.wall_seconds;
+  into.min_distance = std::min(into.min_distance, s.min_distance);
+  into.active_pairs = s.active_pairs;
+}
+
+void print_summary(const Summary& s, bool as_json) {
+  const double rtf = s.wall > 0 ? s.simulated / s.wall : 0.0;
+  const double mean_newton = s.steps > 0 ? double(s.newton_total) / s.steps : 0.0;
+  if (as_json) {
+    nlohmann::json j = {{"status", s.status},        {"steps", s.steps},
+                        {"simulated_seconds", s.simulated}, {"wall_seconds", s.wall},
+                        {"real_time_factor", rtf},   {"newton_iterations_mean", mean_newton},
+                        {"newton_iterations_max", s.newton_max}, {"line_search_steps", s.line_search_total},
+                        {"output", s.output}};
+    j["min_distance"] = std::isfinite(s.min_distance) ? nlohmann::json(s.min_distance) : nlohmann::json(nullptr);
+    if (!s.reason.empty()) j["reason"] = s.reason;
+    fmt::print("{}\n", j.dump(2));
+    return;
+  }
+  fmt::print("status            {}{}\n", s.status, s.reason.empty() ? "" : " (" + s.reason + ")");
+  fmt::print("steps             {}\n", s.steps);
+  fmt::print("simulated time    {:.4f} s\n", s.simulated);
+  fmt::print("wall time         {:.3f} s\n", s.wall);
+  fmt::print("real-time factor  {:.3f} (simulated / wall)\n", rtf);
+  fmt::print("Newton iterations {:.2f} per step (max {})\n", mean_newton, s.newton_max);
+  fmt::print("min distance      {}\n", std::isfinite(s.min_distance) ? fmt::format("{:.3e} m", s.min_distance)
+                                                                      : std::string("none within dhat"));
+  fmt::print("trajectory        {}\n", s.output);
+}
+
+int run(const RunOptions& o) {
+  SceneOverrides overrides{o.dt, o.duration, o.embedding, o.set};
+  Scene scene = load_scene(o.scene, overrides);
+  const long steps = std::lround(scene.duration / scene.params.dt);
+  if (std::abs(steps * scene.params.dt - scene.duration) > 1e-9 * scene.duration)
+    throw InputError(o.scene + ": field 'duration': " + fmt::format("{} s is not a whole number of steps of dt = {} s",
+                                                                    scene.duration, scene.params.dt));
+  const long stride = scene.output_every > 0 ? std::max(1L, std::lround(scene.output_every / scene.params.dt)) : 1;
+
+  ThreadLimit threads(o.threads);
+  const std::string out = o.out.value_or(scene.name + ".h5");
+  TrajectoryHeader header = make_header(scene, threads.threads());
+  Simulator sim(std::move(scene.bodies), scene.params);
+  check_initial_state(sim, o.scene);
+
+  TrajectoryWriter writer(out, header);
+  writer.append(make_frame(sim, StepStats{0, 0, 0.0, sim.current_min_distance(), 0}));
+
+  Summary summary;
+  summary.output = out;
+  const bool progress = isatty(STDERR_FILENO);
+  const auto start = std::chrono::steady_clock::now();
+  StepStats pending;
+  pending.min_distance = std::numeric_limits<double>::infinity();
+  int code = 0;
+  try {
+    for (long n = 1; n <= steps; ++n) {
+      const StepStats s = sim.step();
+      accumulate(pending, s);
+      summary.steps = n;
+      summary.newton_total += s.newton_iterations;
+      summary.newton_max = std::max(summary.newton_max, s.newton_iterations);
+      summary.line_search_total += s.line_search_steps;
+      summary.min_distance = std::min(summary.min_distance, s.min_distance);
+      if (n % stride == 0 || n == steps) {
+        writer.append(make_frame(sim, pending));
+        pending = StepStats{};
+        pending.min_distance = std::numeric_limits<double>::infinity();
+      }
+      if (progress)
+        fmt::print(stderr, "\r  step {}/{}  t = {:.4f} s  newton {}  ", n, steps, sim.time(), s.newton_iterations);
+    }
+    writer.finish(TrajectoryStatus::complete, "");
+  } catch (const SolverFailure& e) {
+    summary.status = "incomplete";
+    summary.reason = fmt::format("step {}: {}", summary.steps + 1, e.what());
+    writer.finish(TrajectoryStatus::incomplete, summary.reason);
+    code = 3;
+  }
+  if (progress) fmt::print(stderr, "\n");
+  summary.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  summary.simulated = sim.time();
+  print_summary(summary, o.json);
+  if (code == 3) fmt::print(stderr, "error: solver failed at {}\n", summary.reason);
+  return code;
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app) {
+  auto opts = std::make_shared<RunOptions>();
+  CLI::App* cmd = app.add_subcommand("run", "Simulate a scene and write its trajectory (HDF5)");
+  cmd->add_option("scene", opts->scene, "scene file (JSON)")->required();
+  cmd->add_option("--dt", opts->dt, "time step (s), overrides the scene");
+  cmd->add_option("--embedding", opts->embedding, "switch every body that has this embedding (full, affine, or a name)");
+  cmd->add_option("--duration", opts->duration, "simulated duration (s), overrides the scene");
+  cmd->add_option("--out", opts->out, "trajectory file (default: <scene name>.h5)");
+  cmd->add_option("--threads", opts->threads, "worker threads (0: all cores)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--set", opts->set, "override a scene field: key.path=value (repeatable)");
+  cmd->add_flag("--json", opts->json, "print the summary as JSON");
+  cmd->callback([opts] {
+    const int code = run(*opts);
+    if (code != 0) throw CLI::RuntimeError(code);
+  });
+}
+
+}  // namespace eipc::cli

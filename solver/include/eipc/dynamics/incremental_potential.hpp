@@ -1,0 +1,59 @@
+// The barrier-augmented incremental potential of one backward-Euler step in
+// reduced coordinates q (DESIGN §3):
+//   E(q) = 1/2 (q - q~)^T M^q (q - q~) + h^2 (Phi(q) - f^q . q)
+//        + h^2 kappa sum_k b(d_k(Jq)) + h^2 sum_k D_k(Jq, x^n)
+//        + 1/2 (q - q^n)^T (beta h K^n) (q - q^n)             (Rayleigh damping)
+//        + sum_i w_i (k/2 |q_i - q^_i|^2 - lambda_i . (q_i - q^_i))  (augmented Lagrangian)
+#pragma once
+
+#include "eipc/contact/contact_set.hpp"
+#include "eipc/contact/friction.hpp"
+#include "eipc/dynamics/dof_system.hpp"
+#include "eipc/dynamics/params.hpp"
+
+#include <optional>
+#include <vector>
+
+namespace eipc {
+
+/// Augmented-Lagrangian pull of a prescribed node towards its target.
+struct PrescribedTarget {
+  int node;
+  Vec3 target;
+  Vec3 lambda = Vec3::Zero();
+  double weight;  ///< node mass (or a typical mass for massless nodes)
+};
+
+/// Everything that is fixed during one time step.
+struct StepState {
+  Positions q_prev;                  ///< q^n
+  Positions q_tilde;                 ///< q^n + h qdot^n
+  Positions x_prev;                  ///< collision vertices at t^n
+  Positions external_force;          ///< J^T M g on the nodes
+  std::optional<FrictionSet> friction;
+  SparseMatrix damping;              ///< beta h K(q^n), empty if no body is damped
+  std::vector<PrescribedTarget> targets;  ///< active only in augmented-Lagrangian mode
+  double al_stiffness = 0.0;
+};
+
+class IncrementalPotential {
+public:
+  IncrementalPotential(const DofSystem& system, const SimulationParams& params) : sys_(system), params_(params) {}
+
+  /// Contact pairs closer than dhat at q among the candidates.
+  ContactSet contacts(const Positions& q, const Candidates& candidates) const;
+
+  double energy(const StepState& s, const Positions& q, const ContactSet& contacts) const;
+  VecX gradient(const StepState& s, const Positions& q, const ContactSet& contacts) const;
+  SparseMatrix hessian(const StepState& s, const Positions& q, const ContactSet& contacts) const;
+
+  /// beta h K(q) summed over damped bodies (K the projected elastic Hessian).
+  SparseMatrix damping_matrix(const Positions& q) const;
+
+private:
+  /// Elastic energy of every body at q.
+  const DofSystem& sys_;
+  const SimulationParams& params_;
+};
+
+}  // namespace eipc

@@ -1,0 +1,34 @@
+// Numerical parameters of a simulation (DESIGN §3, §4).
+#pragma once
+
+#include "eipc/common.hpp"
+
+#include <optional>
+
+namespace eipc {
+
+struct ContactParams {
+  double kappa = 1e4;   ///< barrier stiffness (kg/s^2)
+  double dhat = 1e-3;   ///< barrier activation distance (m)
+  double epsv = 1e-3;   ///< friction static/dynamic transition speed (m/s)
+  double friction = 0;  ///< Coulomb coefficient mu
+};
+
+struct SolverParams {
+  double newton_tol = 1e-5;    ///< max full-space vertex step / h (m/s) to stop Newton
+  int max_newton_iters = 200;  ///< per time step (and per augmented-Lagrangian round)
+  /// CCD keeps this fraction of the current distance as a minimum separation so
+  /// a line search never reaches distance zero (IPC uses 0.1-0.2).
+  double ccd_separation_ratio = 0.1;
+  int max_al_rounds = 30;      ///< augmented-Lagrangian rounds for blocked prescribed motion
+};
+
+struct SimulationParams {
+  double dt = 0.01;
+  Vec3 gravity = Vec3(0, 0, -9.81);
+  std::optional<double> ground_height;
+  ContactParams contact;
+  SolverParams solver;
+};
+
+}  // namespace eipc

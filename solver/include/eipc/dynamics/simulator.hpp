@@ -1,0 +1,64 @@
+// Time stepping: one projected-Newton solve of the incremental potential per
+// step, with CCD-clamped backtracking line search, and prescribed nodes moved
+// either directly (when the straight move is collision free) or by an
+// augmented Lagrangian (when it would push into something).
+#pragma once
+
+#include "eipc/dynamics/dof_system.hpp"
+#include "eipc/dynamics/incremental_potential.hpp"
+#include "eipc/dynamics/params.hpp"
+#include "eipc/io/trajectory.hpp"
+#include "eipc/optim/linear_solver.hpp"
+
+#include <stdexcept>
+
+namespace eipc {
+
+/// The solver could not finish a step (Newton iteration limit, line search
+/// stalled, singular system). The state stays at the last completed step.
+class SolverFailure : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+class Simulator {
+public:
+  Simulator(std::vector<Body> bodies, SimulationParams params);
+
+  /// Advances one step of dt; throws SolverFailure (state unchanged) on failure.
+  StepStats step();
+
+  long step_index() const { return step_; }
+  double time() const { return step_ * params_.dt; }
+  const DofSystem& system() const { return sys_; }
+  const SimulationParams& params() const { return params_; }
+  const Positions& nodes() const { return q_; }
+  const Positions& velocities() const { return v_; }
+  /// Full-resolution vertices of every body at the current time.
+  std::vector<Positions> fine_positions() const;
+  /// Contact forces between body pairs at the end of the last step.
+  const std::vector<BodyPairForce>& contact_forces() const { return forces_; }
+  /// Smallest contact distance at the current state (infinity if nothing is within dhat).
+  double current_min_distance() const;
+
+private:
+  struct NewtonResult {
+    int iterations = 0;
+    int line_search_steps = 0;
+  };
+  NewtonResult newton(StepState& s, Positions& q, const std::vector<bool>& fixed_dof, double t1);
+  /// Moves prescribed nodes to their targets at t1 if the straight move is collision free.
+  bool try_move_prescribed(Positions& q, const std::vector<Vec3>& targets) const;
+  std::vector<Vec3> prescribed_targets(double t) const;
+  double max_step(const Positions& q, const Positions& dq) const;
+
+  DofSystem sys_;
+  SimulationParams params_;
+  IncrementalPotential potential_;
+  LinearSolver linear_solver_;
+  Positions q_, v_;
+  long step_ = 0;
+  std::vector<BodyPairForce> forces_;
+};
+
+}  // namespace eipc

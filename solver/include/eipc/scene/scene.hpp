@@ -1,0 +1,37 @@
+// Scene files (DESIGN §4): JSON, `format: "eipc-scene", version: 1`.
+#pragma once
+
+#include "eipc/dynamics/body.hpp"
+#include "eipc/dynamics/params.hpp"
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace eipc {
+
+/// Command-line adjustments applied before validation.
+struct SceneOverrides {
+  std::optional<double> dt;
+  std::optional<double> duration;
+  std::optional<std::string> embedding;   ///< switch every body that has this embedding
+  std::vector<std::string> set;           ///< "key.path=value" (array elements by index: bodies.0.name)
+};
+
+struct Scene {
+  std::string path;
+  std::string name;
+  nlohmann::json json;       ///< the scene as run (overrides applied)
+  double duration = 1.0;
+  double output_every = 0.0; ///< store a frame every this many seconds (0: every step)
+  SimulationParams params;
+  std::vector<Body> bodies;
+};
+
+/// Loads and validates a scene; every problem is an InputError naming the file and field.
+Scene load_scene(const std::string& path, const SceneOverrides& overrides = {});
+
+/// Applies one "key.path=value" override to a JSON document (value parsed as JSON, else a string).
+void apply_override(nlohmann::json& doc, const std::string& assignment);
+
+}  // namespace eipc

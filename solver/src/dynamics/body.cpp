@@ -1,0 +1,50 @@
+#include "eipc/dynamics/body.hpp"
+
+namespace eipc {
+
+NodeMap NodeMap::identity(int n) {
+  NodeMap map;
+  map.nodes.resize(n, 4);
+  map.weights.setZero(n, 4);
+  for (int v = 0; v < n; ++v) {
+    map.nodes.row(v).setConstant(v);
+    map.weights(v, 0) = 1.0;
+  }
+  return map;
+}
+
+Vec3 NodeMap::apply(int v, const Positions& q) const {
+  Vec3 x = Vec3::Zero();
+  for (int j = 0; j < 4; ++j)
+    if (weights(v, j) != 0.0) x += weights(v, j) * q.row(nodes(v, j)).transpose();
+  return x;
+}
+
+Positions NodeMap::apply(const Positions& q) const {
+  Positions x(size(), 3);
+  for (int v = 0; v < size(); ++v) x.row(v) = apply(v, q).transpose();
+  return x;
+}
+
+Body make_full_space_body(std::string name, Positions rest, Tets tets, Tris surface, Material material) {
+  Body body;
+  body.name = std::move(name);
+  body.material = material;
+  body.fine_rest = rest;
+  body.fine_tets = tets;
+  body.surface = std::move(surface);
+  body.node_rest = std::move(rest);
+  body.elements = std::move(tets);
+  body.element_volumes.resize(body.elements.rows());
+  for (Eigen::Index t = 0; t < body.elements.rows(); ++t) {
+    Mat3 D;
+    for (int j = 0; j < 3; ++j)
+      D.col(j) = (body.node_rest.row(body.elements(t, j + 1)) - body.node_rest.row(body.elements(t, 0))).transpose();
+    body.element_volumes[t] = D.determinant() / 6.0;
+  }
+  body.fine_map = NodeMap::identity(body.num_nodes());
+  body.pivot = body.node_rest.colwise().mean().transpose();
+  return body;
+}
+
+}  // namespace eipc

@@ -1,0 +1,209 @@
+#include "eipc/dynamics/simulator.hpp"
+
+#include "eipc/contact/broad_phase.hpp"
+#include "eipc/contact/ccd.hpp"
+#include "eipc/contact/contact_forces.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <string>
+
+namespace eipc {
+
+namespace {
+
+/// Keeps only free rows/columns of H and puts 1 on the diagonal of fixed DOFs.
+void eliminate_fixed(SparseMatrix& H, VecX& g, const std::vector<bool>& fixed) {
+  H.prune([&](Eigen::Index i, Eigen::Index j, double) { return !fixed[i] && !fixed[j]; });
+  SparseMatrix identity(H.rows(), H.cols());
+  Triplets t;
+  for (std::size_t i = 0; i < fixed.size(); ++i)
+    if (fixed[i]) {
+      t.emplace_back(static_cast<int>(i), static_cast<int>(i), 1.0);
+      g[static_cast<Eigen::Index>(i)] = 0.0;
+    }
+  identity.setFromTriplets(t.begin(), t.end());
+  H += identity;
+}
+
+Positions as_positions(const VecX& v) {
+  Positions p(v.size() / 3, 3);
+  flat(p) = v;
+  return p;
+}
+
+}  // namespace
+
+Simulator::Simulator(std::vector<Body> bodies, SimulationParams params)
+    : sys_(std::move(bodies)), params_(params), potential_(sys_, params_) {
+  q_ = sys_.rest_nodes();
+  v_.setZero(q_.rows(), 3);
+  for (std::size_t b = 0; b < sys_.bodies().size(); ++b)
+    v_.middleRows(sys_.node_offset(static_cast<int>(b)), sys_.bodies()[b].num_nodes()).rowwise() =
+        sys_.bodies()[b].initial_velocity.transpose();
+  for (const PrescribedNode& p : sys_.prescribed()) v_.row(p.node).setZero();
+}
+
+std::vector<Positions> Simulator::fine_positions() const {
+  std::vector<Positions> out;
+  for (std::size_t b = 0; b < sys_.bodies().size(); ++b) out.push_back(sys_.fine_positions(static_cast<int>(b), q_));
+  return out;
+}
+
+std::vector<Vec3> Simulator::prescribed_targets(double t) const {
+  std::vector<Vec3> targets;
+  for (const PrescribedNode& p : sys_.prescribed()) {
+    const Body& b = sys_.bodies()[p.body];
+    const Vec3 rest = b.node_rest.row(p.node - sys_.node_offset(p.body)).transpose();
+    targets.push_back(b.motion.apply(t, rest, b.pivot));
+  }
+  return targets;
+}
+
+double Simulator::max_step(const Positions& q, const Positions& dq) const {
+  const Positions x0 = sys_.collision_positions(q);
+  const Positions x1 = sys_.collision_positions(q + dq);
+  return max_collision_free_step(sys_.collision_mesh(), x0, x1, params_.ground_height,
+                                 params_.solver.ccd_separation_ratio);
+}
+
+bool Simulator::try_move_prescribed(Positions& q, const std::vector<Vec3>& targets) const {
+  Positions dq = Positions::Zero(q.rows(), 3);
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    const int node = sys_.prescribed()[i].node;
+    dq.row(node) = targets[i].transpose() - q.row(node);
+  }
+  if (dq.isZero(0.0)) return true;
+  if (max_step(q, dq) < 1.0) return false;
+  q += dq;
+  return true;
+}
+
+double Simulator::current_min_distance() const {
+  const Positions x = sys_.collision_positions(q_);
+  const Candidates c = find_candidates(sys_.collision_mesh(), x, x, params_.contact.dhat);
+  return minimum_distance(sys_.collision_mesh(), x, c, params_.ground_height);
+}
+
+Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std::vector<bool>& fixed, double t1) {
+  const CollisionMesh& mesh = sys_.collision_mesh();
+  const double dhat = params_.contact.dhat;
+  NewtonResult result;
+  for (int it = 1;; ++it) {
+    if (it > params_.solver.max_newton_iters)
+      throw SolverFailure("Newton did not converge in " + std::to_string(params_.solver.max_newton_iters) +
+                          " iterations at t = " + std::to_string(t1) + " s");
+    result.iterations = it;
+    const Positions x = sys_.collision_positions(q);
+    const ContactSet contacts = potential_.contacts(q, find_candidates(mesh, x, x, dhat));
+    VecX g = potential_.gradient(s, q, contacts);
+    SparseMatrix H = potential_.hessian(s, q, contacts);
+    eliminate_fixed(H, g, fixed);
+    VecX direction;
+    if (!linear_solver_.solve(H, -g, direction))
+      throw SolverFailure("linear solve failed (system not positive definite) at t = " + std::to_string(t1) + " s");
+    const Positions dq = as_positions(direction);
+    if (sys_.max_fine_displacement(dq) / params_.dt < params_.solver.newton_tol) return result;
+
+    // Largest collision-free step, then backtracking until the energy decreases.
+    double alpha = std::min(1.0, max_step(q, dq));
+    const Positions x_far = sys_.collision_positions(q + alpha * dq);
+    const Candidates swept = find_candidates(mesh, x, x_far, dhat);
+    const double e0 = potential_.energy(s, q, contacts);
+    for (;;) {
+      const Positions trial = q + alpha * dq;
+      if (potential_.energy(s, trial, potential_.contacts(trial, swept)) <= e0) {
+        q = trial;
+        break;
+      }
+      alpha *= 0.5;
+      ++result.line_search_steps;
+      if (alpha < 1e-12) {
+        // No decrease even for a tiny step: the direction is at round-off level.
+        if (sys_.max_fine_displacement(dq) / params_.dt < 1e3 * params_.solver.newton_tol) return result;
+        throw SolverFailure("line search found no decrease at t = " + std::to_string(t1) + " s");
+      }
+    }
+  }
+}
+
+StepStats Simulator::step() {
+  const auto start = std::chrono::steady_clock::now();
+  const double h = params_.dt;
+  const double t1 = (step_ + 1) * h;
+  const CollisionMesh& mesh = sys_.collision_mesh();
+
+  StepState s;
+  s.q_prev = q_;
+  s.q_tilde = q_ + h * v_;
+  s.x_prev = sys_.collision_positions(q_);
+  s.external_force = sys_.gravity_force(params_.gravity);
+  if (params_.contact.friction > 0) {
+    const ContactSet c = potential_.contacts(q_, find_candidates(mesh, s.x_prev, s.x_prev, params_.contact.dhat));
+    s.friction = build_friction_set(mesh, s.x_prev, c, params_.contact.kappa, params_.contact.dhat,
+                                    params_.contact.friction);
+  }
+  s.damping = potential_.damping_matrix(q_);
+
+  Positions q = q_;
+  const std::vector<Vec3> targets = prescribed_targets(t1);
+  std::vector<bool> fixed(sys_.num_dofs(), false);
+  const bool moved = try_move_prescribed(q, targets);
+  if (moved)
+    for (const PrescribedNode& p : sys_.prescribed())
+      for (int d = 0; d < 3; ++d) fixed[3 * p.node + d] = true;
+
+  StepStats stats;
+  if (moved) {
+    const NewtonResult r = newton(s, q, fixed, t1);
+    stats.newton_iterations = r.iterations;
+    stats.line_search_steps = r.line_search_steps;
+  } else {
+    // Augmented Lagrangian (IPC 2020, Sec. 4.4): pull prescribed nodes towards
+    // their targets through the energy, so the barrier keeps everything apart.
+    for (std::size_t i = 0; i < targets.size(); ++i) {
+      const int node = sys_.prescribed()[i].node;
+      const double m = sys_.node_mass().coeff(node, node);
+      s.targets.push_back({node, targets[i], Vec3::Zero(), m > 0 ? m : sys_.typical_node_mass()});
+    }
+    s.al_stiffness = 1e3;
+    auto residual = [&](const Positions& qq) {
+      double r = 0;
+      for (const PrescribedTarget& t : s.targets) r += t.weight * (qq.row(t.node).transpose() - t.target).squaredNorm();
+      return std::sqrt(r);
+    };
+    const double initial = residual(q_);
+    for (int round = 0; round < params_.solver.max_al_rounds; ++round) {
+      const NewtonResult r = newton(s, q, fixed, t1);
+      stats.newton_iterations += r.iterations;
+      stats.line_search_steps += r.line_search_steps;
+      const double progress = 1.0 - residual(q) / initial;
+      if (progress >= 0.999) break;
+      if (progress < 0.99) {
+        s.al_stiffness *= 2.0;
+      } else {
+        for (PrescribedTarget& t : s.targets) t.lambda -= s.al_stiffness * (q.row(t.node).transpose() - t.target);
+      }
+    }
+    // Close the remaining gap exactly when that is collision free.
+    s.targets.clear();
+    try_move_prescribed(q, targets);
+  }
+
+  v_ = (q - q_) / h;
+  q_ = q;
+  ++step_;
+
+  const Positions x = sys_.collision_positions(q_);
+  const Candidates c = find_candidates(mesh, x, x, params_.contact.dhat);
+  const ContactSet contacts = potential_.contacts(q_, c);
+  stats.min_distance = minimum_distance(mesh, x, c, params_.ground_height);
+  stats.active_pairs = static_cast<int>(contacts.size());
+  forces_ = body_pair_forces(mesh, x, s.x_prev, contacts, s.friction ? &*s.friction : nullptr, params_.contact.kappa,
+                             params_.contact.dhat, params_.contact.epsv * h);
+  stats.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return stats;
+}
+
+}  // namespace eipc

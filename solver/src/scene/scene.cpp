@@ -1,0 +1,312 @@
+#include "eipc/scene/scene.hpp"
+
+#include "eipc/mesh/mesh_io.hpp"
+#include "eipc/mesh/surface.hpp"
+#include "eipc/mesh/validate.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+namespace eipc {
+
+using nlohmann::json;
+
+namespace {
+
+/// A JSON value together with its path, so every error names file and field.
+class Field {
+public:
+  Field(const json& value, std::string path, const std::string& file) : v_(value), path_(std::move(path)), file_(file) {}
+
+  [[noreturn]] void fail(const std::string& problem) const {
+    throw InputError(file_ + ": field '" + path_ + "': " + problem);
+  }
+  const json& value() const { return v_; }
+  bool has(const char* key) const { return v_.is_object() && v_.contains(key); }
+  Field at(const char* key) const {
+    if (!has(key)) fail(std::string("missing required field '") + key + "'");
+    return child(key);
+  }
+  Field child(const char* key) const { return {v_.at(key), path_.empty() ? key : path_ + "." + key, file_}; }
+  Field index(std::size_t i) const { return {v_.at(i), path_ + "[" + std::to_string(i) + "]", file_}; }
+
+  double number() const {
+    if (!v_.is_number()) fail("expected a number, got " + v_.dump());
+    const double x = v_.get<double>();
+    if (!std::isfinite(x)) fail("expected a finite number");
+    return x;
+  }
+  double positive() const {
+    const double x = number();
+    if (!(x > 0)) fail("expected a positive number, got " + v_.dump());
+    return x;
+  }
+  double number_or(const char* key, double fallback) const { return has(key) ? child(key).number() : fallback; }
+  double positive_or(const char* key, double fallback) const { return has(key) ? child(key).positive() : fallback; }
+  std::string string() const {
+    if (!v_.is_string()) fail("expected a string, got " + v_.dump());
+    return v_.get<std::string>();
+  }
+  bool boolean_or(const char* key, bool fallback) const {
+    if (!has(key)) return fallback;
+    if (!v_.at(key).is_boolean()) child(key).fail("expected true or false");
+    return v_.at(key).get<bool>();
+  }
+  Vec3 vec3() const {
+    if (!v_.is_array() || v_.size() != 3) fail("expected an array of 3 numbers, got " + v_.dump());
+    return {index(0).number(), index(1).number(), index(2).number()};
+  }
+  Vec3 vec3_or(const char* key, const Vec3& fallback) const { return has(key) ? child(key).vec3() : fallback; }
+  void require_object() const {
+    if (!v_.is_object()) fail("expected an object");
+  }
+  void require_array() const {
+    if (!v_.is_array()) fail("expected an array");
+  }
+
+private:
+  const json& v_;
+  std::string path_;
+  const std::string& file_;
+};
+
+Material read_material(const Field& f) {
+  f.require_object();
+  Material m;
+  const Field model = f.at("model");
+  try {
+    m.model = parse_model_name(model.string());
+  } catch (const InputError& e) {
+    model.fail(e.what());
+  }
+  m.youngs = f.at("youngs").positive();
+  m.poisson = f.at("poisson").number();
+  if (!(m.poisson > -1.0 && m.poisson < 0.5)) f.child("poisson").fail("Poisson ratio must be in (-1, 0.5)");
+  m.density = f.at("density").positive();
+  return m;
+}
+
+Motion read_motion(const Field& f) {
+  f.require_array();
+  std::vector<Keyframe> keys;
+  for (std::size_t i = 0; i < f.value().size(); ++i) {
+    const Field k = f.index(i);
+    k.require_object();
+    Keyframe key;
+    key.t = k.at("t").number();
+    key.translation = k.vec3_or("translation", Vec3::Zero());
+    key.rotation_deg = k.vec3_or("rotation_deg", Vec3::Zero());
+    if (!keys.empty() && !(key.t > keys.back().t)) k.child("t").fail("keyframe times must increase strictly");
+    keys.push_back(key);
+  }
+  return Motion(std::move(keys));
+}
+
+std::vector<int> select_nodes(const Field& f, const Positions& nodes) {
+  std::vector<int> out;
+  if (f.value().is_string()) {
+    if (f.string() != "all") f.fail("expected \"all\", {\"box\": [[lo], [hi]]} or a list of vertex indices");
+    for (int i = 0; i < nodes.rows(); ++i) out.push_back(i);
+  } else if (f.value().is_array()) {
+    for (std::size_t i = 0; i < f.value().size(); ++i) {
+      const Field e = f.index(i);
+      if (!e.value().is_number_integer()) e.fail("expected a vertex index");
+      const long idx = e.value().get<long>();
+      if (idx < 0 || idx >= nodes.rows())
+        e.fail("vertex index " + std::to_string(idx) + " out of range [0, " + std::to_string(nodes.rows()) + ")");
+      out.push_back(static_cast<int>(idx));
+    }
+  } else if (f.has("box")) {
+    const Field box = f.at("box");
+    if (!box.value().is_array() || box.value().size() != 2) box.fail("expected [[xmin, ymin, zmin], [xmax, ymax, zmax]]");
+    const Vec3 lo = box.index(0).vec3(), hi = box.index(1).vec3();
+    for (int i = 0; i < nodes.rows(); ++i) {
+      const Vec3 p = nodes.row(i).transpose();
+      if ((p.array() >= lo.array()).all() && (p.array() <= hi.array()).all()) out.push_back(i);
+    }
+    if (out.empty()) box.fail("the box selects no vertex of the body");
+  } else {
+    f.fail("expected \"all\", {\"box\": [[lo], [hi]]} or a list of vertex indices");
+  }
+  return out;
+}
+
+/// Scale, then rotate (XYZ Euler degrees about the mesh origin), then translate.
+void apply_transform(const Field& f, Positions& x) {
+  f.require_object();
+  const double scale = f.positive_or("scale", 1.0);
+  const Mat3 R = rotation_from_euler_deg(f.vec3_or("rotation_deg", Vec3::Zero()));
+  const Vec3 t = f.vec3_or("translation", Vec3::Zero());
+  for (Eigen::Index i = 0; i < x.rows(); ++i) x.row(i) = (R * (scale * x.row(i).transpose()) + t).transpose();
+}
+
+Body read_body(const Field& f, const std::filesystem::path& dir, const SceneOverrides& overrides) {
+  f.require_object();
+  const std::string name = f.at("name").string();
+  const bool kinematic = f.boolean_or("kinematic", false);
+  const std::string mesh_path = (dir / f.at("mesh").string()).string();
+
+  std::string embedding = f.has("embedding") ? f.at("embedding").string() : "full";
+  if (overrides.embedding) {
+    const bool has_named = f.has("embeddings") && f.at("embeddings").value().contains(*overrides.embedding);
+    if (*overrides.embedding == "full" || has_named) embedding = *overrides.embedding;
+  }
+  if (embedding != "full")
+    f.child("embedding").fail("embedding '" + embedding + "' is not supported yet (only \"full\")");
+
+  Body body;
+  const std::string ext = std::filesystem::path(mesh_path).extension().string();
+  if (ext == ".obj") {
+    if (!kinematic) f.child("mesh").fail("a surface mesh (.obj) is only allowed for kinematic bodies (set \"kinematic\": true)");
+    SurfaceMesh s = read_surface_mesh(mesh_path);
+    Positions x = s.vertices;
+    if (f.has("transform")) apply_transform(f.child("transform"), x);
+    body.name = name;
+    body.fine_rest = x;
+    body.node_rest = x;
+    body.surface = s.faces;
+    body.fine_map = NodeMap::identity(static_cast<int>(x.rows()));
+    body.pivot = x.colwise().mean().transpose();
+  } else {
+    TetMesh m = read_tet_mesh(mesh_path);
+    if (f.has("transform")) apply_transform(f.child("transform"), m.vertices);
+    validate_tet_mesh(m, mesh_path);
+    Tris surface = boundary_faces(m.tets);
+    validate_closed_surface(surface, static_cast<int>(m.vertices.rows()), mesh_path);
+    Material material;
+    if (f.has("material")) material = read_material(f.child("material"));
+    else if (!kinematic) f.fail("missing required field 'material'");
+    body = make_full_space_body(name, m.vertices, m.tets, surface, material);
+    if (f.has("material")) body.rayleigh_beta = f.child("material").number_or("rayleigh_beta", 0.0);
+    if (body.rayleigh_beta < 0) f.child("material").child("rayleigh_beta").fail("must be >= 0");
+  }
+  body.kinematic = kinematic;
+  body.embedding = embedding;
+  body.initial_velocity = f.vec3_or("velocity", Vec3::Zero());
+  if (kinematic && f.has("motion")) body.motion = read_motion(f.child("motion"));
+  if (f.has("prescribed")) {
+    const Field list = f.child("prescribed");
+    list.require_array();
+    if (list.value().size() > 1) list.fail("one prescribed group per body is supported");
+    for (std::size_t i = 0; i < list.value().size(); ++i) {
+      const Field p = list.index(i);
+      p.require_object();
+      body.prescribed_nodes = select_nodes(p.at("vertices"), body.node_rest);
+      if (p.has("motion")) body.motion = read_motion(p.child("motion"));
+    }
+  }
+  return body;
+}
+
+}  // namespace
+
+void apply_override(json& doc, const std::string& assignment) {
+  const auto eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw InputError("--set '" + assignment + "': expected key.path=value");
+  const std::string key = assignment.substr(0, eq);
+  const std::string text = assignment.substr(eq + 1);
+  json value = json::parse(text, nullptr, false);
+  if (value.is_discarded()) value = text;
+  json* node = &doc;
+  std::size_t start = 0;
+  while (true) {
+    const auto dot = key.find('.', start);
+    const std::string part = key.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    if (part.empty()) throw InputError("--set '" + assignment + "': empty key component");
+    if (node->is_array()) {
+      std::size_t idx = 0;
+      try {
+        idx = std::stoul(part);
+      } catch (...) {
+        throw InputError("--set '" + assignment + "': '" + part + "' must be an array index");
+      }
+      if (idx >= node->size()) throw InputError("--set '" + assignment + "': index " + part + " out of range");
+      node = &(*node)[idx];
+    } else {
+      if (!node->is_object() && !node->is_null())
+        throw InputError("--set '" + assignment + "': '" + part + "' is inside a non-object value");
+      node = &(*node)[part];
+    }
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  *node = value;
+}
+
+Scene load_scene(const std::string& path, const SceneOverrides& overrides) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path + ": cannot open scene file");
+  json doc = json::parse(in, nullptr, false);
+  if (doc.is_discarded()) throw InputError(path + ": not valid JSON");
+  for (const std::string& s : overrides.set) apply_override(doc, s);
+  if (overrides.dt) doc["dt"] = *overrides.dt;
+  if (overrides.duration) doc["duration"] = *overrides.duration;
+
+  const Field root(doc, "", path);
+  root.require_object();
+  if (!root.has("format") || doc["format"] != "eipc-scene") root.fail("'format' must be \"eipc-scene\"");
+  if (!root.has("version") || doc["version"] != 1) root.child("version").fail("unsupported version (expected 1)");
+
+  Scene scene;
+  scene.path = path;
+  scene.name = root.has("name") ? root.at("name").string() : std::filesystem::path(path).stem().string();
+  scene.duration = root.at("duration").positive();
+  SimulationParams& p = scene.params;
+  p.dt = root.at("dt").positive();
+  if (p.dt > scene.duration) root.child("dt").fail("time step larger than the duration");
+  p.gravity = root.vec3_or("gravity", p.gravity);
+  if (root.has("contact")) {
+    const Field c = root.child("contact");
+    c.require_object();
+    p.contact.kappa = c.positive_or("kappa", p.contact.kappa);
+    p.contact.dhat = c.positive_or("dhat", p.contact.dhat);
+    p.contact.epsv = c.positive_or("epsv", p.contact.epsv);
+    p.contact.friction = c.number_or("friction", p.contact.friction);
+    if (p.contact.friction < 0) c.child("friction").fail("friction coefficient must be >= 0");
+  }
+  if (root.has("solver")) {
+    const Field s = root.child("solver");
+    s.require_object();
+    p.solver.newton_tol = s.positive_or("newton_tol", p.solver.newton_tol);
+    if (s.has("max_newton_iters")) {
+      const double n = s.at("max_newton_iters").positive();
+      if (n != std::floor(n)) s.child("max_newton_iters").fail("expected a positive integer");
+      p.solver.max_newton_iters = static_cast<int>(n);
+    }
+  }
+  if (root.has("ground")) {
+    root.child("ground").require_object();
+    p.ground_height = root.child("ground").number_or("height", 0.0);
+  }
+  if (root.has("output")) {
+    root.child("output").require_object();
+    scene.output_every = root.child("output").positive_or("every", 0.0);
+  }
+
+  const Field bodies = root.at("bodies");
+  bodies.require_array();
+  if (bodies.value().empty()) bodies.fail("a scene needs at least one body");
+  const auto dir = std::filesystem::path(path).parent_path();
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < bodies.value().size(); ++i) {
+    scene.bodies.push_back(read_body(bodies.index(i), dir, overrides));
+    if (!names.insert(scene.bodies.back().name).second)
+      bodies.index(i).child("name").fail("duplicate body name '" + scene.bodies.back().name + "'");
+  }
+  if (p.ground_height)
+    for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
+      const Body& b = scene.bodies[i];
+      if (b.kinematic) continue;
+      const double lowest = b.fine_rest.col(2).minCoeff();
+      if (lowest <= *p.ground_height)
+        bodies.index(i).fail("body '" + b.name + "' starts at or below the ground (lowest z = " +
+                             std::to_string(lowest) + ", ground at " + std::to_string(*p.ground_height) + ")");
+    }
+  scene.json = doc;
+  return scene;
+}
+
+}  // namespace eipc
