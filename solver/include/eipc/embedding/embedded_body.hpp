@@ -1,0 +1,34 @@
+// Embedded bodies (paper, "Embedding Implementation"): elasticity on a coarse
+// tet mesh whose nodes are the DOFs; every full-resolution vertex follows the
+// coarse tet it lies in through fixed barycentric weights (x = J q).
+#pragma once
+
+#include "eipc/dynamics/body.hpp"
+#include "eipc/mesh/tet_mesh.hpp"
+
+namespace eipc {
+
+/// How the fine vertices were bound to the embedding.
+struct EmbeddingReport {
+  int vertices = 0;            ///< fine vertices bound
+  int extrapolated = 0;        ///< outside every embedding tet, bound to the nearest one
+  double max_outside = 0.0;    ///< largest distance of an extrapolated vertex to its tet (m)
+  int dropped_nodes = 0;       ///< embedding nodes that carried no fine volume
+  int dropped_tets = 0;        ///< embedding tets that contained no fine volume
+};
+
+/// Largest allowed outside distance, relative to the body's bounding-box diagonal.
+constexpr double kMaxExtrapolation = 0.05;
+
+/// Replaces a full-space body's nodes and elements by an embedding mesh (same
+/// frame as the body's rest vertices). Each coarse tet gets the fine volume of
+/// the vertices bound to it (a quarter of each fine tet per vertex), so mass and
+/// volume totals are exact. Throws InputError (naming `source`) when a vertex
+/// is farther outside than kMaxExtrapolation, or the embedding is unusable.
+Body embed_body(const Body& full, const TetMesh& embedding, const std::string& name, const std::string& source,
+                EmbeddingReport* report = nullptr);
+
+/// One regular tetrahedron enclosing the body's vertices: the affine embedding.
+TetMesh enclosing_tet(const Positions& x);
+
+}  // namespace eipc

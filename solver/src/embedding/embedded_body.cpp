@@ -1,0 +1,105 @@
+#include "eipc/embedding/embedded_body.hpp"
+
+#include "eipc/embedding/point_location.hpp"
+#include "eipc/mesh/volume.hpp"
+
+#include <cmath>
+#include <sstream>
+
+namespace eipc {
+
+Body embed_body(const Body& full, const TetMesh& emb, const std::string& name, const std::string& source,
+                EmbeddingReport* report) {
+  if (full.fine_tets.rows() == 0) throw InputError(source + ": body '" + full.name + "' has no tets to embed");
+  const std::vector<TetLocation> loc = locate_points(emb.vertices, emb.tets, full.fine_rest);
+
+  EmbeddingReport r;
+  r.vertices = static_cast<int>(loc.size());
+  for (const TetLocation& l : loc)
+    if (l.outside_distance > 0) {
+      ++r.extrapolated;
+      r.max_outside = std::max(r.max_outside, l.outside_distance);
+    }
+  const double size = bounding_box_size(full.fine_rest);
+  if (r.max_outside > kMaxExtrapolation * size) {
+    std::ostringstream msg;
+    msg << source << ": " << r.extrapolated << " vertices of body '" << full.name
+        << "' lie outside the embedding mesh, the farthest by " << r.max_outside << " m (limit "
+        << kMaxExtrapolation * size << " m = " << kMaxExtrapolation * 100 << "% of the body size)";
+    throw InputError(msg.str());
+  }
+
+  // Fine volume per vertex (a quarter of each adjacent fine tet), summed per coarse tet.
+  const VecX fine_volumes = tet_signed_volumes(full.fine_rest, full.fine_tets);
+  VecX vertex_volume = VecX::Zero(full.fine_rest.rows());
+  for (Eigen::Index t = 0; t < full.fine_tets.rows(); ++t)
+    for (int j = 0; j < 4; ++j) vertex_volume[full.fine_tets(t, j)] += 0.25 * fine_volumes[t];
+  VecX tet_volume = VecX::Zero(emb.tets.rows());
+  for (std::size_t v = 0; v < loc.size(); ++v) tet_volume[loc[v].tet] += vertex_volume[static_cast<Eigen::Index>(v)];
+
+  // Keep tets that carry volume and the nodes that carry weight.
+  std::vector<int> node_index(emb.vertices.rows(), -1);
+  std::vector<char> weighted(emb.vertices.rows(), 0);
+  for (const TetLocation& l : loc)
+    for (int j = 0; j < 4; ++j)
+      if (l.weights[j] != 0.0) weighted[emb.tets(l.tet, j)] = 1;
+  std::vector<int> kept_tets;
+  for (Eigen::Index t = 0; t < emb.tets.rows(); ++t) {
+    if (tet_volume[t] <= 0.0) {
+      ++r.dropped_tets;
+      continue;
+    }
+    kept_tets.push_back(static_cast<int>(t));
+    for (int j = 0; j < 4; ++j)
+      if (!weighted[emb.tets(t, j)])
+        throw InputError(source + ": embedding node " + std::to_string(emb.tets(t, j)) + " of body '" + full.name +
+                         "' belongs to a tet with fine volume but no fine vertex depends on it (it would have no "
+                         "mass); refine the fine mesh or move the node");
+  }
+  Body b = full;
+  b.embedding = name;
+  int n = 0;
+  for (std::size_t i = 0; i < node_index.size(); ++i)
+    if (weighted[i]) node_index[i] = n++;
+  r.dropped_nodes = static_cast<int>(node_index.size()) - n;
+  b.node_rest.resize(n, 3);
+  for (std::size_t i = 0; i < node_index.size(); ++i)
+    if (node_index[i] >= 0) b.node_rest.row(node_index[i]) = emb.vertices.row(static_cast<Eigen::Index>(i));
+  b.elements.resize(static_cast<Eigen::Index>(kept_tets.size()), 4);
+  b.element_volumes.resize(static_cast<Eigen::Index>(kept_tets.size()));
+  for (std::size_t k = 0; k < kept_tets.size(); ++k) {
+    for (int j = 0; j < 4; ++j) b.elements(k, j) = node_index[emb.tets(kept_tets[k], j)];
+    b.element_volumes[k] = tet_volume[kept_tets[k]];
+  }
+  b.fine_map.nodes.resize(r.vertices, 4);
+  b.fine_map.weights.resize(r.vertices, 4);
+  for (int v = 0; v < r.vertices; ++v)
+    for (int j = 0; j < 4; ++j) {
+      const int node = node_index[emb.tets(loc[v].tet, j)];
+      b.fine_map.nodes(v, j) = node >= 0 ? node : 0;
+      b.fine_map.weights(v, j) = node >= 0 ? loc[v].weights[j] : 0.0;
+    }
+  b.prescribed_nodes.clear();
+  if (report) *report = r;
+  return b;
+}
+
+TetMesh enclosing_tet(const Positions& x) {
+  const Vec3 lo = x.colwise().minCoeff().transpose(), hi = x.colwise().maxCoeff().transpose();
+  const Vec3 c = 0.5 * (lo + hi);
+  // A regular tet whose inscribed sphere (radius R) holds the bounding sphere; its vertices are at 3R.
+  const double R = 1.01 * 0.5 * (hi - lo).norm();
+  TetMesh m;
+  m.vertices.resize(4, 3);
+  const double s = 3.0 * R / std::sqrt(3.0);
+  m.vertices << 1, 1, 1, 1, -1, -1, -1, 1, -1, -1, -1, 1;
+  m.vertices *= s;
+  m.vertices.rowwise() += c.transpose();
+  m.tets.resize(1, 4);
+  m.tets << 0, 1, 2, 3;
+  if (tet_signed_volume(m.vertices.row(0), m.vertices.row(1), m.vertices.row(2), m.vertices.row(3)) < 0)
+    m.tets << 0, 2, 1, 3;
+  return m;
+}
+
+}  // namespace eipc
