@@ -112,7 +112,7 @@ int TextFile::to_int(std::string_view token, const char* what) const {
 void TextFile::check_count(long long count, int tokens_each, const char* what) const {
   const long long remaining = static_cast<long long>(text_.size() - pos_);
   if (count < 0) fail(std::string("negative ") + what);
-  if (count > 0 && count > (remaining + 1) / (2LL * tokens_each))
+  if (count > 0 && count > (remaining + 1) / tokens_each)  // each token takes >= 1 byte
     fail(std::string(what) + " " + std::to_string(count) + " does not fit in the rest of the file (truncated?)");
 }
 

@@ -38,8 +38,8 @@ public:
   /// Parses a whole token as an integer (throws on bad number).
   long long to_integer(std::string_view token, const char* what) const;
   int to_int(std::string_view token, const char* what) const;
-  /// Throws "truncated" when `count` items of `tokens_each` tokens cannot fit in the rest of
-  /// the file (guards allocations against absurd counts in damaged headers).
+  /// Throws "truncated" when `count` items of `tokens_each` tokens (>= 1 byte each) cannot fit
+  /// in the rest of the file (guards allocations against absurd counts in damaged headers).
   void check_count(long long count, int tokens_each, const char* what) const;
 
 private:

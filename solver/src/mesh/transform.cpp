@@ -19,10 +19,14 @@ Positions transformed(const Positions& x, const Transform& t) {
 }
 
 Positions transformed(const Positions& x, const Transform& t, const Vec3& pivot) {
-  const Mat3 a = t.scale * rotation_xyz_deg(t.rotation_deg);  // x' = p + s R (x - p) + t
+  // x' = p + s R (x - p) + t, evaluated as x + (s R - I)(x - p) + t so that the identity
+  // transform (s R = I exactly) returns the positions bit for bit.
+  const Mat3 a = t.scale * rotation_xyz_deg(t.rotation_deg) - Mat3::Identity();
   Positions out(x.rows(), 3);
-  for (Eigen::Index i = 0; i < x.rows(); ++i)
-    out.row(i) = (pivot + a * (x.row(i).transpose() - pivot) + t.translation).transpose();
+  for (Eigen::Index i = 0; i < x.rows(); ++i) {
+    const Vec3 xi = x.row(i).transpose();
+    out.row(i) = (xi + (a * (xi - pivot) + t.translation)).transpose();
+  }
   return out;
 }
 

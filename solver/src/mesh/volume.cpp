@@ -1,5 +1,7 @@
 #include "eipc/mesh/volume.hpp"
 
+#include <Eigen/Geometry>
+
 namespace eipc {
 
 double tet_signed_volume(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
