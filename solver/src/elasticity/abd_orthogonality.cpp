@@ -1,0 +1,26 @@
+#include "eipc/elasticity/abd_orthogonality.hpp"
+
+#include "eipc/elasticity/tet_kinematics.hpp"
+
+namespace eipc {
+
+double AbdOrthogonality::energy(const Mat3& F) const {
+  return kappa_ * (F * F.transpose() - Mat3::Identity()).squaredNorm();
+}
+
+Mat3 AbdOrthogonality::stress(const Mat3& F) const {
+  return 4.0 * kappa_ * (F * F.transpose() - Mat3::Identity()) * F;
+}
+
+Mat<9> AbdOrthogonality::stress_derivative(const Mat3& F) const {
+  const Mat3 A = F * F.transpose() - Mat3::Identity();
+  Mat<9> H;
+  for (int k = 0; k < 9; ++k) {  // column k = dP/dF applied to the k-th basis matrix
+    Mat3 E = Mat3::Zero();
+    E(k % 3, k / 3) = 1.0;
+    H.col(k) = vectorize(4.0 * kappa_ * ((E * F.transpose() + F * E.transpose()) * F + A * E));
+  }
+  return H;
+}
+
+}  // namespace eipc

@@ -1,0 +1,52 @@
+#include "eipc/elasticity/stable_neo_hookean.hpp"
+
+#include "eipc/elasticity/tet_kinematics.hpp"
+
+#include <Eigen/Geometry>
+#include <Eigen/LU>
+
+namespace eipc {
+
+namespace {
+/// dJ/dF = cofactor matrix of F, columns f1 x f2, f2 x f0, f0 x f1.
+Mat3 det_gradient(const Mat3& F) {
+  Mat3 g;
+  g.col(0) = F.col(1).cross(F.col(2));
+  g.col(1) = F.col(2).cross(F.col(0));
+  g.col(2) = F.col(0).cross(F.col(1));
+  return g;
+}
+
+/// [a]_x with [a]_x b = a x b.
+Mat3 cross_matrix(const Vec3& a) {
+  Mat3 m;
+  m << 0.0, -a.z(), a.y(), a.z(), 0.0, -a.x(), -a.y(), a.x(), 0.0;
+  return m;
+}
+}  // namespace
+
+double StableNeoHookean::energy(const Mat3& F) const {
+  const double J = F.determinant();
+  return 0.5 * mu_ * (F.squaredNorm() - 3.0) - mu_ * (J - 1.0) + 0.5 * lambda_ * (J - 1.0) * (J - 1.0);
+}
+
+Mat3 StableNeoHookean::stress(const Mat3& F) const {
+  const double J = F.determinant();
+  return mu_ * F + (lambda_ * (J - 1.0) - mu_) * det_gradient(F);
+}
+
+Mat<9> StableNeoHookean::stress_derivative(const Mat3& F) const {
+  const double J = F.determinant();
+  const Vec<9> g = vectorize(det_gradient(F));
+  Mat<9> HJ = Mat<9>::Zero();
+  const Mat3 f0 = cross_matrix(F.col(0)), f1 = cross_matrix(F.col(1)), f2 = cross_matrix(F.col(2));
+  HJ.block<3, 3>(0, 3) = -f2;
+  HJ.block<3, 3>(0, 6) = f1;
+  HJ.block<3, 3>(3, 0) = f2;
+  HJ.block<3, 3>(3, 6) = -f0;
+  HJ.block<3, 3>(6, 0) = -f1;
+  HJ.block<3, 3>(6, 3) = f0;
+  return mu_ * Mat<9>::Identity() + lambda_ * g * g.transpose() + (lambda_ * (J - 1.0) - mu_) * HJ;
+}
+
+}  // namespace eipc
