@@ -5,7 +5,9 @@
 namespace eipc {
 
 double AbdOrthogonality::energy(const Mat3& F) const {
-  return kappa_ * (F * F.transpose() - Mat3::Identity()).squaredNorm();
+  // F F^T - I = H + H^T + H H^T with H = F - I (no cancellation for small strain).
+  const Mat3 H = F - Mat3::Identity();
+  return kappa_ * (H + H.transpose() + H * H.transpose()).squaredNorm();
 }
 
 Mat3 AbdOrthogonality::stress(const Mat3& F) const {

@@ -26,8 +26,15 @@ Mat3 cross_matrix(const Vec3& a) {
 }  // namespace
 
 double StableNeoHookean::energy(const Mat3& F) const {
-  const double J = F.determinant();
-  return 0.5 * mu_ * (F.squaredNorm() - 3.0) - mu_ * (J - 1.0) + 0.5 * lambda_ * (J - 1.0) * (J - 1.0);
+  // Same function, written in H = F - I so the O(|H|) terms cancel analytically
+  // (accurate to round-off relative to Psi even for tiny strains):
+  //   I_C - 3 = |H|^2 + 2 tr H,  J - 1 = tr H + I2(H) + det H,  I2 = ((tr H)^2 - tr(H^2)) / 2
+  //   Psi = mu/2 |H|^2 - mu (I2 + det H) + lambda'/2 (J - 1)^2
+  const Mat3 H = F - Mat3::Identity();
+  const double trH = H.trace();
+  const double higher = 0.5 * (trH * trH - (H * H).trace()) + H.determinant();
+  const double Jm1 = trH + higher;
+  return 0.5 * mu_ * H.squaredNorm() - mu_ * higher + 0.5 * lambda_ * Jm1 * Jm1;
 }
 
 Mat3 StableNeoHookean::stress(const Mat3& F) const {

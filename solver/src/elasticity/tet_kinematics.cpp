@@ -1,5 +1,6 @@
 #include "eipc/elasticity/tet_kinematics.hpp"
 
+#include <Eigen/Geometry>
 #include <Eigen/LU>
 #include <algorithm>
 #include <cmath>
