@@ -1,6 +1,7 @@
 #include "eipc/elasticity/abd_orthogonality.hpp"
 
 #include "eipc/elasticity/tet_kinematics.hpp"
+#include "eipc/util/psd.hpp"
 
 namespace eipc {
 
@@ -23,6 +24,10 @@ Mat<9> AbdOrthogonality::stress_derivative(const Mat3& F) const {
     H.col(k) = vectorize(4.0 * kappa_ * ((E * F.transpose() + F * E.transpose()) * F + A * E));
   }
   return H;
+}
+
+Mat<9> AbdOrthogonality::projected_stress_derivative(const Mat3& F) const {
+  return project_psd<9>(stress_derivative(F));
 }
 
 }  // namespace eipc

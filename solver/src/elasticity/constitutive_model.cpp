@@ -25,8 +25,9 @@ Mat3 ConstitutiveModel::stress(const Mat3& F) const {
   return std::visit([&](const auto& m) { return m.stress(F); }, model_);
 }
 
-Mat<9> ConstitutiveModel::stress_derivative(const Mat3& F) const {
-  return std::visit([&](const auto& m) { return m.stress_derivative(F); }, model_);
+Mat<9> ConstitutiveModel::stress_derivative(const Mat3& F, bool project) const {
+  return std::visit(
+      [&](const auto& m) { return project ? m.projected_stress_derivative(F) : m.stress_derivative(F); }, model_);
 }
 
 }  // namespace eipc

@@ -1,7 +1,6 @@
 #include "eipc/elasticity/elastic_body.hpp"
 
 #include "eipc/elasticity/tet_kinematics.hpp"
-#include "eipc/util/psd.hpp"
 
 #include <tbb/parallel_for.h>
 
@@ -57,11 +56,10 @@ Vec<12> ElasticBody::tet_gradient(const Positions& x, int t) const {
 }
 
 Mat<12> ElasticBody::tet_hessian(const Positions& x, int t, bool project) const {
-  const Mat<9> d2 = model_.stress_derivative(deformation_gradient(x, tets_, t, Dm_inv_[t]));
+  const Mat<9> d2 = model_.stress_derivative(deformation_gradient(x, tets_, t, Dm_inv_[t]), project);
   const TetJacobian D = deformation_gradient_jacobian(Dm_inv_[t]);
-  Mat<12> H = volumes_[t] * D.transpose() * d2 * D;
-  H = 0.5 * (H + H.transpose());  // exact symmetry for the sparse solver
-  return project ? project_psd<12>(H) : H;
+  const Mat<12> H = volumes_[t] * D.transpose() * d2 * D;
+  return 0.5 * (H + H.transpose());  // exact symmetry for the sparse solver
 }
 
 double ElasticBody::energy(const Positions& x) const {

@@ -1,6 +1,7 @@
 #include "eipc/elasticity/stable_neo_hookean.hpp"
 
 #include "eipc/elasticity/tet_kinematics.hpp"
+#include "eipc/util/psd.hpp"
 
 #include <Eigen/Geometry>
 #include <Eigen/LU>
@@ -54,6 +55,10 @@ Mat<9> StableNeoHookean::stress_derivative(const Mat3& F) const {
   HJ.block<3, 3>(6, 0) = -f1;
   HJ.block<3, 3>(6, 3) = f0;
   return mu_ * Mat<9>::Identity() + lambda_ * g * g.transpose() + (lambda_ * (J - 1.0) - mu_) * HJ;
+}
+
+Mat<9> StableNeoHookean::projected_stress_derivative(const Mat3& F) const {
+  return project_psd<9>(stress_derivative(F));
 }
 
 }  // namespace eipc

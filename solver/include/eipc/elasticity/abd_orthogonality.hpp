@@ -18,6 +18,8 @@ public:
   double energy(const Mat3& F) const;
   Mat3 stress(const Mat3& F) const;
   Mat<9> stress_derivative(const Mat3& F) const;
+  /// project_psd<9>(stress_derivative(F)).
+  Mat<9> projected_stress_derivative(const Mat3& F) const;
 
 private:
   double kappa_;

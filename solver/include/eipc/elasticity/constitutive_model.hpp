@@ -21,7 +21,11 @@ public:
 
   double energy(const Mat3& F) const;
   Mat3 stress(const Mat3& F) const;
-  Mat<9> stress_derivative(const Mat3& F) const;
+  /// d2Psi/dF2; with project = true its PSD projection (analytic for linear
+  /// corotated, 9x9 eigen-decomposition otherwise). Because vec(F) = dFdx x_tet
+  /// with dFdx onto R^9, V dFdx^T H dFdx is PSD exactly when H is: projecting the
+  /// 9x9 gives a PSD element Hessian and changes nothing when it already was PSD.
+  Mat<9> stress_derivative(const Mat3& F, bool project = false) const;
 
 private:
   std::variant<LinearCorotated, StableNeoHookean, AbdOrthogonality> model_;

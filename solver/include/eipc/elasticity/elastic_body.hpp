@@ -1,6 +1,7 @@
 // Elastic potential of one tet mesh:  Phi(x) = sum_t V_t Psi(F_t(x)).
 // Per tet (see tet_kinematics.hpp):  grad_t = V_t dFdx^T vec(P),
-// Hess_t = V_t dFdx^T (d2Psi/dF2) dFdx  (optionally projected to PSD as a 12x12 block).
+// Hess_t = V_t dFdx^T (d2Psi/dF2) dFdx; with project = true d2Psi/dF2 is first
+// projected to PSD (see ConstitutiveModel::stress_derivative), so Hess_t is PSD.
 //
 // Evaluation is parallel over tets (TBB) and deterministic for any thread count:
 // per-tet results are written to a vector, then summed / scattered in tet order.
