@@ -1,0 +1,24 @@
+// Contact broad phase: primitive pairs whose swept, inflated bounding boxes overlap.
+#pragma once
+
+#include "eipc/contact/broad_phase_bvh.hpp"
+#include "eipc/contact/collision_mesh.hpp"
+
+namespace eipc {
+
+/// Box of a primitive over its straight motion x0 -> x1: the box of its vertices
+/// at both ends (it contains the whole swept volume), grown by `inflation`.
+Aabb swept_vertex_box(const Positions& x0, const Positions& x1, int v, double inflation);
+Aabb swept_face_box(const CollisionMesh& mesh, const Positions& x0, const Positions& x1, int f, double inflation);
+Aabb swept_edge_box(const CollisionMesh& mesh, const Positions& x0, const Positions& x1, int e, double inflation);
+
+/// Every point-triangle (vertex, face) and edge-edge (edge_a < edge_b) pair whose
+/// swept boxes come within `inflation` of each other (each box is grown by
+/// inflation / 2, so a pair closer than `inflation` at any time is always found), except pairs sharing a vertex (a vertex of its own face,
+/// edges with a common endpoint). Same-body pairs are included (self-contact).
+/// Barrier candidates: x0 == x1, inflation = dhat. CCD candidates: x0 -> x1,
+/// inflation 0 (or a small margin). Output sorted as documented on Candidates;
+/// computed in parallel (TBB) with a result independent of the thread count.
+Candidates find_candidates(const CollisionMesh& mesh, const Positions& x0, const Positions& x1, double inflation);
+
+}  // namespace eipc

@@ -1,0 +1,47 @@
+// Axis-aligned bounding boxes and a static bounding volume hierarchy over them,
+// the spatial index of the contact broad phase.
+#pragma once
+
+#include <Eigen/Core>
+
+#include <limits>
+#include <vector>
+
+namespace eipc {
+
+/// Closed box [lo, hi]. Two boxes overlap iff lo_a <= hi_b and lo_b <= hi_a on every axis.
+struct Aabb {
+  Eigen::Array3d lo = Eigen::Array3d::Constant(std::numeric_limits<double>::infinity());
+  Eigen::Array3d hi = Eigen::Array3d::Constant(-std::numeric_limits<double>::infinity());
+
+  void extend(const Eigen::Array3d& p) { lo = lo.min(p); hi = hi.max(p); }
+  void extend(const Aabb& b) { lo = lo.min(b.lo); hi = hi.max(b.hi); }
+  void inflate(double r) { lo -= r; hi += r; }
+  bool overlaps(const Aabb& b) const { return (lo <= b.hi).all() && (b.lo <= hi).all(); }
+};
+
+/// Binary tree of boxes, built top-down by splitting at the median centroid
+/// along the widest axis (deterministic). Leaves hold up to 4 boxes.
+class AabbTree {
+public:
+  AabbTree() = default;
+  explicit AabbTree(std::vector<Aabb> boxes);
+
+  /// Appends to `out` the index of every box overlapping `query` (unsorted).
+  void query(const Aabb& query, std::vector<int>& out) const;
+  int size() const { return static_cast<int>(boxes_.size()); }
+
+private:
+  struct Node {
+    Aabb box;
+    int left = -1, right = -1;  ///< children; -1 for a leaf
+    int begin = 0, end = 0;     ///< leaf range in order_
+  };
+  int build(int begin, int end);
+
+  std::vector<Aabb> boxes_;
+  std::vector<int> order_;
+  std::vector<Node> nodes_;
+};
+
+}  // namespace eipc

@@ -1,0 +1,26 @@
+// Collision-free step length for a straight motion of the whole collision mesh
+// (the CCD clamp of the Newton line search).
+#pragma once
+
+#include "eipc/contact/collision_mesh.hpp"
+
+#include <optional>
+
+namespace eipc {
+
+/// The largest alpha in [0, 1] (conservatively) such that the straight motion
+/// x0 -> x0 + alpha (x1 - x0) keeps every surface pair and, if `ground_height`
+/// is set, every vertex and the plane z = ground_height apart.
+///
+/// Candidates come from find_candidates(mesh, x0, x1, 0) (swept boxes that do
+/// not overlap cannot collide). As in IPC, each pair (and each vertex against
+/// the ground) is stepped with additive CCD to a minimum separation
+/// xi = min_distance_ratio * d(x0), d(x0) its current distance, so a step never
+/// reaches zero distance (e.g. ratio 0.1 keeps at least ~10% of the gap).
+/// alpha = min(1, min over pairs of toi). A pair already touching (d(x0) = 0) or a
+/// vertex on or below the ground gives alpha = 0. Per-pair tois are computed in
+/// parallel; the minimum does not depend on the thread count.
+double max_collision_free_step(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
+                               std::optional<double> ground_height, double min_distance_ratio);
+
+}  // namespace eipc

@@ -1,0 +1,34 @@
+// Linear corotated elasticity (the paper's model).
+//   Psi(F) = mu ||F - R||_F^2 + lambda/2 tr(R^T F - I)^2,   F = R S (polar, det R = +1)
+//   P      = 2 mu (F - R) + lambda tr(S - I) R
+//   dP/dF  = 2 mu I_9 + lambda vec(R) vec(R)^T + (lambda tr(S - I) - 2 mu) dvec(R)/dvec(F)
+// with dR/dF from the rotation-variant SVD F = U diag(s) V^T (Kim & Eberle):
+//   dvec(R)/dvec(F) = sum_{(i,j) in {(0,1),(1,2),(0,2)}} 2/(s_i + s_j) t_ij t_ij^T,
+//   t_ij = vec(U (e_i e_j^T - e_j e_i^T) V^T) / sqrt(2)   (twist modes).
+// Eigen-system of dP/dF: the twists t_ij with eigenvalue 2 mu + c 2/(s_i + s_j),
+// c = lambda tr(S - I) - 2 mu; vec(R)/sqrt(3) with 2 mu + 3 lambda (> 0 for nu > -1);
+// 5 more with 2 mu. So the PSD projection only clamps the three twist eigenvalues.
+// Inverted tets (det F < 0) are handled: s_2 < 0 and the energy pushes back.
+// dR/dF is singular where s_i + s_j = 0 (only possible for inverted F); there
+// the denominator is clamped to +-1e-10 in magnitude.
+#pragma once
+
+#include "eipc/common.hpp"
+
+namespace eipc {
+
+class LinearCorotated {
+public:
+  LinearCorotated(double mu, double lambda) : mu_(mu), lambda_(lambda) {}
+  double energy(const Mat3& F) const;           ///< Psi(F)
+  Mat3 stress(const Mat3& F) const;             ///< first Piola-Kirchhoff P = dPsi/dF
+  Mat<9> stress_derivative(const Mat3& F) const;  ///< d2Psi/dF2 on column-major vec(F)
+  /// d2Psi/dF2 projected to PSD analytically (twist eigenvalues clamped at 0).
+  Mat<9> projected_stress_derivative(const Mat3& F) const;
+
+private:
+  Mat<9> hessian(const Mat3& F, bool project) const;
+  double mu_, lambda_;
+};
+
+}  // namespace eipc

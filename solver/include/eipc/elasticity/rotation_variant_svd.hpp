@@ -1,0 +1,22 @@
+// Rotation-variant SVD (Irving et al. 2004; Kim & Eberle, "Dynamic
+// Deformables", 2022): F = U diag(sigma) V^T with U, V proper rotations
+// (det = +1). When det F < 0 the singular value of smallest magnitude carries
+// the sign, so R = U V^T is the closest rotation to F and S = V diag(sigma) V^T.
+#pragma once
+
+#include "eipc/common.hpp"
+
+namespace eipc {
+
+struct RotationVariantSvd {
+  Mat3 U;      ///< rotation
+  Vec3 sigma;  ///< |sigma_0| >= |sigma_1| >= |sigma_2|; only sigma_2 may be negative
+  Mat3 V;      ///< rotation
+};
+
+RotationVariantSvd rotation_variant_svd(const Mat3& F);
+
+/// Rotation part R = U V^T of the polar decomposition F = R S (det R = +1).
+Mat3 polar_rotation(const Mat3& F);
+
+}  // namespace eipc

@@ -1,0 +1,17 @@
+// Legacy VTK ASCII unstructured-grid reader.
+#pragma once
+
+#include "eipc/mesh/tet_mesh.hpp"
+
+#include <string>
+
+namespace eipc {
+
+/// Reads the tetrahedra (cell type 10) of a legacy ASCII VTK file with
+/// DATASET UNSTRUCTURED_GRID (POINTS, CELLS, CELL_TYPES; both the classic "n i0 i1 ..."
+/// CELLS layout and the 5.x OFFSETS/CONNECTIVITY layout). Vertex/line/surface cells are
+/// ignored; other volume cells are rejected. Sections after CELL_TYPES (POINT_DATA, ...)
+/// are not read. Throws InputError naming the file and line.
+TetMesh read_vtk(const std::string& path);
+
+}  // namespace eipc

@@ -1,0 +1,67 @@
+#include "eipc/contact/broad_phase_bvh.hpp"
+
+#include <algorithm>
+
+namespace eipc {
+
+namespace {
+constexpr int kLeafSize = 4;
+}
+
+AabbTree::AabbTree(std::vector<Aabb> boxes) : boxes_(std::move(boxes)) {
+  order_.resize(boxes_.size());
+  for (int i = 0; i < size(); ++i) order_[i] = i;
+  nodes_.reserve(2 * boxes_.size() / kLeafSize + 2);
+  if (!boxes_.empty()) build(0, size());
+}
+
+int AabbTree::build(int begin, int end) {
+  const int id = static_cast<int>(nodes_.size());
+  nodes_.emplace_back();
+  Aabb box, centroids;
+  for (int i = begin; i < end; ++i) {
+    const Aabb& b = boxes_[order_[i]];
+    box.extend(b);
+    centroids.extend(Eigen::Array3d(0.5 * (b.lo + b.hi)));
+  }
+  nodes_[id].box = box;
+  if (end - begin <= kLeafSize) {
+    nodes_[id].begin = begin;
+    nodes_[id].end = end;
+    return id;
+  }
+  int axis;
+  (centroids.hi - centroids.lo).maxCoeff(&axis);
+  const int mid = begin + (end - begin) / 2;
+  // Ties broken by index so the split is the same on every platform.
+  std::nth_element(order_.begin() + begin, order_.begin() + mid, order_.begin() + end, [&](int a, int b) {
+    const double ca = boxes_[a].lo[axis] + boxes_[a].hi[axis];
+    const double cb = boxes_[b].lo[axis] + boxes_[b].hi[axis];
+    return ca < cb || (ca == cb && a < b);
+  });
+  const int left = build(begin, mid);
+  const int right = build(mid, end);
+  nodes_[id].left = left;
+  nodes_[id].right = right;
+  return id;
+}
+
+void AabbTree::query(const Aabb& q, std::vector<int>& out) const {
+  if (nodes_.empty()) return;
+  int stack[64];
+  int top = 0;
+  stack[top++] = 0;
+  while (top > 0) {
+    const Node& n = nodes_[stack[--top]];
+    if (!n.box.overlaps(q)) continue;
+    if (n.left < 0) {
+      for (int i = n.begin; i < n.end; ++i)
+        if (boxes_[order_[i]].overlaps(q)) out.push_back(order_[i]);
+    } else {
+      stack[top++] = n.left;
+      stack[top++] = n.right;
+    }
+  }
+}
+
+}  // namespace eipc

@@ -1,0 +1,33 @@
+#include "eipc/elasticity/constitutive_model.hpp"
+
+namespace eipc {
+
+namespace {
+std::variant<LinearCorotated, StableNeoHookean, AbdOrthogonality> make_model(const Material& m) {
+  validate(m);
+  const Lame lame = lame_from_youngs(m.youngs, m.poisson);
+  switch (m.model) {
+    case ElasticModel::linear_corotated: return LinearCorotated(lame.mu, lame.lambda);
+    case ElasticModel::neo_hookean: return StableNeoHookean(lame.mu, lame.lambda);
+    case ElasticModel::abd: return AbdOrthogonality(abd_stiffness(m.youngs, m.poisson));
+  }
+  throw InputError("material.model: unsupported model");
+}
+}  // namespace
+
+ConstitutiveModel::ConstitutiveModel(const Material& material) : model_(make_model(material)) {}
+
+double ConstitutiveModel::energy(const Mat3& F) const {
+  return std::visit([&](const auto& m) { return m.energy(F); }, model_);
+}
+
+Mat3 ConstitutiveModel::stress(const Mat3& F) const {
+  return std::visit([&](const auto& m) { return m.stress(F); }, model_);
+}
+
+Mat<9> ConstitutiveModel::stress_derivative(const Mat3& F, bool project) const {
+  return std::visit(
+      [&](const auto& m) { return project ? m.projected_stress_derivative(F) : m.stress_derivative(F); }, model_);
+}
+
+}  // namespace eipc

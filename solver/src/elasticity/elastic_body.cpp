@@ -1,0 +1,99 @@
+#include "eipc/elasticity/elastic_body.hpp"
+
+#include "eipc/elasticity/tet_kinematics.hpp"
+
+#include <tbb/parallel_for.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace eipc {
+
+namespace {
+template <typename Fn>
+void for_each_tet(int n, Fn&& fn) {
+  tbb::parallel_for(tbb::blocked_range<int>(0, n, 64), [&](const tbb::blocked_range<int>& r) {
+    for (int t = r.begin(); t != r.end(); ++t) fn(t);
+  });
+}
+}  // namespace
+
+ElasticBody::ElasticBody(const Positions& rest, const Tets& tets, const Material& material)
+    : ElasticBody(rest, tets, VecX(), material) {}
+
+ElasticBody::ElasticBody(const Positions& rest, const Tets& tets, const VecX& volumes,
+                         const Material& material)
+    : num_vertices_(static_cast<int>(rest.rows())), tets_(tets), material_(material), model_(material) {
+  if (tets.size() > 0 && (tets.minCoeff() < 0 || tets.maxCoeff() >= num_vertices_))
+    throw InputError("elastic body: tet vertex index out of range [0, " + std::to_string(num_vertices_) + ")");
+  Dm_inv_.resize(tets.rows());
+  for (int t = 0; t < num_tets(); ++t) Dm_inv_[t] = rest_shape_inverse(rest, tets, t);
+  if (volumes.size() == 0) {
+    volumes_ = tet_volumes(rest, tets);
+  } else {
+    if (volumes.size() != tets.rows())
+      throw InputError("elastic body: " + std::to_string(volumes.size()) + " volumes for " +
+                       std::to_string(tets.rows()) + " tets");
+    if (volumes.size() > 0 && !(volumes.minCoeff() >= 0.0))
+      throw InputError("elastic body: tet volumes must be non-negative");
+    volumes_ = volumes;
+  }
+}
+
+void ElasticBody::check_positions(const Positions& x) const {
+  if (x.rows() != num_vertices_)
+    throw std::invalid_argument("ElasticBody: positions have " + std::to_string(x.rows()) +
+                                " rows, body has " + std::to_string(num_vertices_) + " vertices");
+}
+
+double ElasticBody::tet_energy(const Positions& x, int t) const {
+  return volumes_[t] * model_.energy(deformation_gradient(x, tets_, t, Dm_inv_[t]));
+}
+
+Vec<12> ElasticBody::tet_gradient(const Positions& x, int t) const {
+  const Mat3 P = model_.stress(deformation_gradient(x, tets_, t, Dm_inv_[t]));
+  return volumes_[t] * deformation_gradient_jacobian(Dm_inv_[t]).transpose() * vectorize(P);
+}
+
+Mat<12> ElasticBody::tet_hessian(const Positions& x, int t, bool project) const {
+  const Mat<9> d2 = model_.stress_derivative(deformation_gradient(x, tets_, t, Dm_inv_[t]), project);
+  const TetJacobian D = deformation_gradient_jacobian(Dm_inv_[t]);
+  const Mat<12> H = volumes_[t] * D.transpose() * d2 * D;
+  return 0.5 * (H + H.transpose());  // exact symmetry for the sparse solver
+}
+
+double ElasticBody::energy(const Positions& x) const {
+  check_positions(x);
+  std::vector<double> e(num_tets());
+  for_each_tet(num_tets(), [&](int t) { e[t] = tet_energy(x, t); });
+  double sum = 0.0;
+  for (double v : e) sum += v;
+  return sum;
+}
+
+void ElasticBody::add_gradient(const Positions& x, VecX& g, int dof_offset) const {
+  check_positions(x);
+  if (dof_offset < 0 || g.size() < dof_offset + 3 * num_vertices_)
+    throw std::invalid_argument("ElasticBody::add_gradient: gradient vector too short");
+  std::vector<Vec<12>> local(num_tets());
+  for_each_tet(num_tets(), [&](int t) { local[t] = tet_gradient(x, t); });
+  for (int t = 0; t < num_tets(); ++t)
+    for (int a = 0; a < 4; ++a) g.segment<3>(dof_offset + 3 * tets_(t, a)) += local[t].segment<3>(3 * a);
+}
+
+void ElasticBody::add_hessian_triplets(const Positions& x, std::vector<Eigen::Triplet<double>>& out,
+                                       int dof_offset, bool project) const {
+  check_positions(x);
+  std::vector<Mat<12>> local(num_tets());
+  for_each_tet(num_tets(), [&](int t) { local[t] = tet_hessian(x, t, project); });
+  out.reserve(out.size() + 144 * static_cast<std::size_t>(num_tets()));
+  for (int t = 0; t < num_tets(); ++t)
+    for (int a = 0; a < 4; ++a)
+      for (int b = 0; b < 4; ++b)
+        for (int i = 0; i < 3; ++i)
+          for (int j = 0; j < 3; ++j)
+            out.emplace_back(dof_offset + 3 * tets_(t, a) + i, dof_offset + 3 * tets_(t, b) + j,
+                             local[t](3 * a + i, 3 * b + j));
+}
+
+}  // namespace eipc

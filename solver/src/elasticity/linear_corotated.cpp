@@ -1,0 +1,49 @@
+#include "eipc/elasticity/linear_corotated.hpp"
+
+#include "eipc/elasticity/rotation_variant_svd.hpp"
+#include "eipc/elasticity/tet_kinematics.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace eipc {
+
+double LinearCorotated::energy(const Mat3& F) const {
+  const RotationVariantSvd s = rotation_variant_svd(F);
+  // ||F - R||^2 = ||diag(s) - I||^2,  tr(R^T F - I) = sum(s) - 3
+  const double trace_strain = s.sigma.sum() - 3.0;
+  return mu_ * (s.sigma.array() - 1.0).square().sum() + 0.5 * lambda_ * trace_strain * trace_strain;
+}
+
+Mat3 LinearCorotated::stress(const Mat3& F) const {
+  const RotationVariantSvd s = rotation_variant_svd(F);
+  const Mat3 R = s.U * s.V.transpose();
+  return 2.0 * mu_ * (F - R) + lambda_ * (s.sigma.sum() - 3.0) * R;
+}
+
+Mat<9> LinearCorotated::stress_derivative(const Mat3& F) const { return hessian(F, false); }
+
+Mat<9> LinearCorotated::projected_stress_derivative(const Mat3& F) const { return hessian(F, true); }
+
+Mat<9> LinearCorotated::hessian(const Mat3& F, bool project) const {
+  const RotationVariantSvd s = rotation_variant_svd(F);
+  const Vec<9> r = vectorize(s.U * s.V.transpose());
+  const double c = lambda_ * (s.sigma.sum() - 3.0) - 2.0 * mu_;
+  // H = 2 mu I + lambda r r^T + sum_ij (e_ij - 2 mu) t_ij t_ij^T,  e_ij = 2 mu + c 2/(s_i + s_j)
+  Mat<9> H = 2.0 * mu_ * Mat<9>::Identity() + lambda_ * r * r.transpose();
+  constexpr int pairs[3][2] = {{0, 1}, {1, 2}, {0, 2}};
+  for (const auto& p : pairs) {
+    const int i = p[0], j = p[1];
+    Mat3 twist = Mat3::Zero();
+    twist(i, j) = 1.0;
+    twist(j, i) = -1.0;
+    const Vec<9> t = vectorize(s.U * twist * s.V.transpose()) / std::sqrt(2.0);
+    double denom = s.sigma[i] + s.sigma[j];
+    if (std::abs(denom) < 1e-10) denom = denom < 0.0 ? -1e-10 : 1e-10;
+    const double twist_rate = c * 2.0 / denom;  // e_ij - 2 mu
+    H += (project ? std::max(twist_rate, -2.0 * mu_) : twist_rate) * t * t.transpose();
+  }
+  return H;
+}
+
+}  // namespace eipc

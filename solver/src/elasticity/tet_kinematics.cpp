@@ -1,0 +1,65 @@
+#include "eipc/elasticity/tet_kinematics.hpp"
+
+#include <Eigen/Geometry>
+#include <Eigen/LU>
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace eipc {
+
+double signed_tet_volume(const Vec3& x0, const Vec3& x1, const Vec3& x2, const Vec3& x3) {
+  return (x1 - x0).dot((x2 - x0).cross(x3 - x0)) / 6.0;
+}
+
+VecX tet_volumes(const Positions& x, const Tets& tets) {
+  VecX v(tets.rows());
+  for (Eigen::Index t = 0; t < tets.rows(); ++t)
+    v[t] = std::abs(signed_tet_volume(x.row(tets(t, 0)).transpose(), x.row(tets(t, 1)).transpose(),
+                                      x.row(tets(t, 2)).transpose(), x.row(tets(t, 3)).transpose()));
+  return v;
+}
+
+Mat3 shape_matrix(const Positions& x, const Tets& tets, int t) {
+  Mat3 D;
+  const Vec3 x0 = x.row(tets(t, 0)).transpose();
+  for (int k = 0; k < 3; ++k) D.col(k) = x.row(tets(t, k + 1)).transpose() - x0;
+  return D;
+}
+
+Mat3 rest_shape_inverse(const Positions& rest, const Tets& tets, int t) {
+  const Mat3 Dm = shape_matrix(rest, tets, t);
+  double longest = 0.0;
+  for (int a = 0; a < 4; ++a)
+    for (int b = a + 1; b < 4; ++b)
+      longest = std::max(longest, (rest.row(tets(t, a)) - rest.row(tets(t, b))).norm());
+  const double det = Dm.determinant();
+  if (!(std::abs(det) > 1e-12 * longest * longest * longest))
+    throw InputError("tet " + std::to_string(t) + " is degenerate at rest (volume " +
+                     std::to_string(det / 6.0) + ")");
+  return Dm.inverse();
+}
+
+Mat3 deformation_gradient(const Positions& x, const Tets& tets, int t, const Mat3& Dm_inv) {
+  return shape_matrix(x, tets, t) * Dm_inv;
+}
+
+TetJacobian deformation_gradient_jacobian(const Mat3& Dm_inv) {
+  TetJacobian J = TetJacobian::Zero();
+  for (int j = 0; j < 3; ++j) {
+    const double b0 = -Dm_inv.col(j).sum();
+    for (int i = 0; i < 3; ++i) {
+      J(i + 3 * j, i) = b0;
+      for (int a = 1; a < 4; ++a) J(i + 3 * j, 3 * a + i) = Dm_inv(a - 1, j);
+    }
+  }
+  return J;
+}
+
+Vec<12> tet_coordinates(const Positions& x, const Tets& tets, int t) {
+  Vec<12> q;
+  for (int a = 0; a < 4; ++a) q.segment<3>(3 * a) = x.row(tets(t, a)).transpose();
+  return q;
+}
+
+}  // namespace eipc

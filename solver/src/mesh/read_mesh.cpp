@@ -1,0 +1,30 @@
+#include "eipc/mesh/read_mesh.hpp"
+
+#include "eipc/mesh/read_msh.hpp"
+#include "eipc/mesh/read_obj.hpp"
+#include "eipc/mesh/read_tetgen.hpp"
+#include "eipc/mesh/read_vtk.hpp"
+#include "eipc/mesh/surface.hpp"
+#include "text_file.hpp"
+
+namespace eipc {
+
+TetMesh read_tet_mesh(const std::string& path) {
+  const std::string ext = mesh_detail::extension_of(path);
+  if (ext == ".msh") return read_msh(path);
+  if (ext == ".node" || ext == ".ele") return read_tetgen(path);
+  if (ext == ".vtk") return read_vtk(path);
+  if (ext == ".obj")
+    throw InputError(path + ": an OBJ file is a surface; a tetrahedral mesh (.msh, .node/.ele, .vtk) is required");
+  throw InputError(path + ": unknown mesh file extension '" + ext +
+                   "' (tetrahedral meshes: .msh, .node/.ele, .vtk)");
+}
+
+SurfaceMesh read_surface_mesh(const std::string& path) {
+  const std::string ext = mesh_detail::extension_of(path);
+  if (ext == ".obj") return read_obj(path);
+  if (ext == ".msh" || ext == ".node" || ext == ".ele" || ext == ".vtk") return extract_surface(read_tet_mesh(path));
+  throw InputError(path + ": unknown mesh file extension '" + ext + "' (surfaces: .obj, or a tetrahedral mesh file)");
+}
+
+}  // namespace eipc
