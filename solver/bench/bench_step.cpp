@@ -1,7 +1,8 @@
 // Whole time steps and Newton linear solves on the teddy mesh (410 vertices,
 // 1207 tets, scaled to a 0.155 m bear) resting on the ground.
 #include "eipc/dynamics/simulator.hpp"
-#include "eipc/mesh/mesh_io.hpp"
+#include "eipc/mesh/read_mesh.hpp"
+#include "eipc/mesh/transform.hpp"
 #include "eipc/mesh/surface.hpp"
 
 #include <benchmark/benchmark.h>
@@ -12,7 +13,7 @@ namespace {
 
 Simulator teddy_on_ground(double dt) {
   TetMesh m = read_tet_mesh(EIPC_ASSETS "/drake/teddy.vtk");
-  const Mat3 R = rotation_from_euler_deg(Vec3(90, 0, 0));
+  const Mat3 R = rotation_xyz_deg(Vec3(90, 0, 0));
   for (Eigen::Index i = 0; i < m.vertices.rows(); ++i)
     m.vertices.row(i) = (R * (0.15 * m.vertices.row(i).transpose())).transpose();
   m.vertices.col(2).array() += 5e-4 - m.vertices.col(2).minCoeff();

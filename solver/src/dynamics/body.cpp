@@ -1,5 +1,7 @@
 #include "eipc/dynamics/body.hpp"
 
+#include "eipc/mesh/volume.hpp"
+
 namespace eipc {
 
 NodeMap NodeMap::identity(int n) {
@@ -35,13 +37,7 @@ Body make_full_space_body(std::string name, Positions rest, Tets tets, Tris surf
   body.surface = std::move(surface);
   body.node_rest = std::move(rest);
   body.elements = std::move(tets);
-  body.element_volumes.resize(body.elements.rows());
-  for (Eigen::Index t = 0; t < body.elements.rows(); ++t) {
-    Mat3 D;
-    for (int j = 0; j < 3; ++j)
-      D.col(j) = (body.node_rest.row(body.elements(t, j + 1)) - body.node_rest.row(body.elements(t, 0))).transpose();
-    body.element_volumes[t] = D.determinant() / 6.0;
-  }
+  body.element_volumes = tet_signed_volumes(body.node_rest, body.elements);
   body.fine_map = NodeMap::identity(body.num_nodes());
   body.pivot = body.node_rest.colwise().mean().transpose();
   return body;

@@ -1,27 +1,13 @@
 #include "eipc/dynamics/dof_system.hpp"
 
+#include "eipc/elasticity/lumped_mass.hpp"
 #include "eipc/mesh/surface.hpp"
+#include "eipc/mesh/volume.hpp"
 
 #include <algorithm>
 #include <map>
 
 namespace eipc {
-
-namespace {
-
-/// Fine-mesh volumes of each tet (rest), for the lumped mass.
-VecX fine_tet_volumes(const Body& body) {
-  VecX vol(body.fine_tets.rows());
-  for (Eigen::Index t = 0; t < body.fine_tets.rows(); ++t) {
-    Mat3 D;
-    for (int j = 0; j < 3; ++j)
-      D.col(j) = (body.fine_rest.row(body.fine_tets(t, j + 1)) - body.fine_rest.row(body.fine_tets(t, 0))).transpose();
-    vol[t] = D.determinant() / 6.0;
-  }
-  return vol;
-}
-
-}  // namespace
 
 DofSystem::DofSystem(std::vector<Body> bodies) : bodies_(std::move(bodies)) {
   for (const Body& b : bodies_) {
@@ -37,7 +23,7 @@ DofSystem::DofSystem(std::vector<Body> bodies) : bodies_(std::move(bodies)) {
   for (std::size_t bi = 0; bi < bodies_.size(); ++bi) {
     const Body& b = bodies_[bi];
     if (b.kinematic || b.fine_tets.rows() == 0) continue;
-    const VecX m = lumped_mass(b.fine_rest, b.fine_tets, fine_tet_volumes(b), b.material.density);
+    const VecX m = lumped_mass(b.fine_rest, b.fine_tets, tet_signed_volumes(b.fine_rest, b.fine_tets), b.material.density);
     const int off = node_offset_[bi];
     for (int v = 0; v < b.fine_map.size(); ++v)
       for (int i = 0; i < 4; ++i) {

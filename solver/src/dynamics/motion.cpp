@@ -1,17 +1,11 @@
 #include "eipc/dynamics/motion.hpp"
 
-#include <Eigen/Geometry>
+#include "eipc/mesh/transform.hpp"
+
 #include <algorithm>
 #include <cmath>
 
 namespace eipc {
-
-Mat3 rotation_from_euler_deg(const Vec3& deg) {
-  const Vec3 rad = deg * (M_PI / 180.0);
-  return (Eigen::AngleAxisd(rad.z(), Vec3::UnitZ()) * Eigen::AngleAxisd(rad.y(), Vec3::UnitY()) *
-          Eigen::AngleAxisd(rad.x(), Vec3::UnitX()))
-      .toRotationMatrix();
-}
 
 Keyframe Motion::at(double t) const {
   if (keyframes_.empty()) return Keyframe{t};
@@ -28,7 +22,7 @@ Keyframe Motion::at(double t) const {
 
 Vec3 Motion::apply(double t, const Vec3& rest, const Vec3& pivot) const {
   const Keyframe k = at(t);
-  return pivot + rotation_from_euler_deg(k.rotation_deg) * (rest - pivot) + k.translation;
+  return pivot + rotation_xyz_deg(k.rotation_deg) * (rest - pivot) + k.translation;
 }
 
 }  // namespace eipc

@@ -1,7 +1,7 @@
 #include "eipc/dynamics/simulator.hpp"
 
 #include "eipc/contact/broad_phase.hpp"
-#include "eipc/contact/ccd.hpp"
+#include "eipc/contact/ccd_step.hpp"
 #include "eipc/contact/contact_forces.hpp"
 
 #include <chrono>

@@ -1,7 +1,8 @@
 #include "eipc/scene/scene.hpp"
 
-#include "eipc/mesh/mesh_io.hpp"
+#include "eipc/mesh/read_mesh.hpp"
 #include "eipc/mesh/surface.hpp"
+#include "eipc/mesh/transform.hpp"
 #include "eipc/mesh/validate.hpp"
 
 #include <cmath>
@@ -136,10 +137,11 @@ std::vector<int> select_nodes(const Field& f, const Positions& nodes) {
 /// Scale, then rotate (XYZ Euler degrees about the mesh origin), then translate.
 void apply_transform(const Field& f, Positions& x) {
   f.require_object();
-  const double scale = f.positive_or("scale", 1.0);
-  const Mat3 R = rotation_from_euler_deg(f.vec3_or("rotation_deg", Vec3::Zero()));
-  const Vec3 t = f.vec3_or("translation", Vec3::Zero());
-  for (Eigen::Index i = 0; i < x.rows(); ++i) x.row(i) = (R * (scale * x.row(i).transpose()) + t).transpose();
+  Transform t;
+  t.scale = f.positive_or("scale", 1.0);
+  t.rotation_deg = f.vec3_or("rotation_deg", Vec3::Zero());
+  t.translation = f.vec3_or("translation", Vec3::Zero());
+  x = transformed(x, t, Vec3::Zero());
 }
 
 Body read_body(const Field& f, const std::filesystem::path& dir, const SceneOverrides& overrides) {

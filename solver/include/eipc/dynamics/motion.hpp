@@ -32,7 +32,4 @@ private:
   std::vector<Keyframe> keyframes_;
 };
 
-/// Rotation matrix R = Rz * Ry * Rx from XYZ Euler angles in degrees.
-Mat3 rotation_from_euler_deg(const Vec3& deg);
-
 }  // namespace eipc
