@@ -129,3 +129,15 @@ TEST_CASE("writers report unwritable paths", "[mesh][io]") {
   CHECK_THROWS_WITH(write_msh("/nonexistent_dir_eipc/x.msh", m), Catch::Contains("/nonexistent_dir_eipc/x.msh"));
   CHECK_THROWS_AS(write_obj("/nonexistent_dir_eipc/x.obj", extract_surface(m)), InputError);
 }
+
+TEST_CASE("the project's OBJ assets: the plate is closed, the textured bubble is open", "[mesh][io][assets]") {
+  const SurfaceMesh plate = read_surface_mesh(asset("drake_models/dishes/plate_8in_col.obj"));
+  CHECK(plate.vertices.rows() == 450);  // counts from scenarios/assets/README.md
+  CHECK(plate.faces.rows() == 896);
+  CHECK_NOTHROW(validate_closed_surface(plate.faces, plate.num_vertices(), "plate"));
+  CHECK(enclosed_volume(plate.vertices, plate.faces) > 0);
+  const SurfaceMesh bubble = read_surface_mesh(asset("drake_models/wsg_50_description/textured_bubble.obj"));
+  CHECK(bubble.vertices.rows() == 305);
+  CHECK_THROWS_WITH(validate_closed_surface(bubble.faces, bubble.num_vertices(), "textured_bubble.obj"),
+                    Catch::Contains("the surface is open") && Catch::Contains("46 such in total"));
+}
