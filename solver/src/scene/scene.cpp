@@ -175,6 +175,7 @@ Body read_body(const Field& f, const std::filesystem::path& dir, const SceneOver
     TetMesh m = read_tet_mesh(mesh_path);
     if (f.has("transform")) apply_transform(f.child("transform"), m.vertices);
     validate_tet_mesh(m, mesh_path);
+    m = remove_unused_vertices(m);  // a vertex in no tet would have no mass
     Tris surface = boundary_faces(m.tets);
     validate_closed_surface(surface, static_cast<int>(m.vertices.rows()), mesh_path);
     Material material;
