@@ -1,5 +1,7 @@
 #include "eipc/contact/distance_type.hpp"
 
+#include <Eigen/Geometry>
+
 #include <algorithm>
 #include <limits>
 

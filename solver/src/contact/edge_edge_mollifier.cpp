@@ -1,5 +1,7 @@
 #include "eipc/contact/edge_edge_mollifier.hpp"
 
+#include <Eigen/Geometry>
+
 #include "cross_product_derivatives.hpp"
 
 namespace eipc {

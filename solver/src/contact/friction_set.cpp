@@ -1,5 +1,7 @@
 #include "eipc/contact/friction_set.hpp"
 
+#include <Eigen/Geometry>
+
 #include "eipc/contact/barrier.hpp"
 #include "eipc/contact/closest_point.hpp"
 #include "eipc/contact/edge_edge_distance.hpp"

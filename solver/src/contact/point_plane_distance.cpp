@@ -1,5 +1,7 @@
 #include "eipc/contact/point_plane_distance.hpp"
 
+#include <Eigen/Geometry>
+
 #include "cross_product_derivatives.hpp"
 
 namespace eipc {
