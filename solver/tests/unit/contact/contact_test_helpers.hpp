@@ -76,3 +76,55 @@ private:
 };
 
 }  // namespace eipc::test
+
+#include "eipc/contact/collision_mesh.hpp"
+
+namespace eipc::test {
+
+/// One random triangle per cell of an nx x ny x nz grid of cubes of side `cell`, each inside its
+/// cell shrunk by gap/2 (so triangles are at least `gap` apart: no intersections), each its own
+/// body; all cross-body candidate pairs, sorted as Candidates requires.
+struct TriangleSoup {
+  CollisionMesh mesh;
+  Positions x;
+  Candidates candidates;
+};
+
+inline TriangleSoup random_triangle_soup(int nx, int ny, int nz, double cell, double gap, unsigned seed) {
+  Random rng(seed);
+  TriangleSoup s;
+  const int count = nx * ny * nz, n = 3 * count;
+  s.x.resize(n, 3);
+  s.mesh.faces.resize(count, 3);
+  s.mesh.edges.resize(3 * count, 2);
+  int t = 0;
+  for (int i = 0; i < nx; ++i)
+    for (int j = 0; j < ny; ++j)
+      for (int k = 0; k < nz; ++k, ++t) {
+        const Vec3 lo = cell * Vec3(i, j, k) + Vec3::Constant(gap / 2);
+        for (int v = 0; v < 3; ++v) {
+          s.x.row(3 * t + v) = (lo + rng.vec3(0, cell - gap)).transpose();
+          s.mesh.vertex_body.push_back(t);
+        }
+        s.mesh.faces.row(t) << 3 * t, 3 * t + 1, 3 * t + 2;
+        s.mesh.edges.row(3 * t) << 3 * t, 3 * t + 1;
+        s.mesh.edges.row(3 * t + 1) << 3 * t + 1, 3 * t + 2;
+        s.mesh.edges.row(3 * t + 2) << 3 * t, 3 * t + 2;
+      }
+  s.mesh.rest = s.x;
+  for (int v = 0; v < n; ++v)
+    for (int f = 0; f < count; ++f)
+      if (s.mesh.vertex_body[v] != f) s.candidates.point_triangle.push_back({v, f});
+  for (int a = 0; a < 3 * count; ++a)
+    for (int b = a + 1; b < 3 * count; ++b)
+      if (a / 3 != b / 3) s.candidates.edge_edge.push_back({a, b});
+  return s;
+}
+
+inline Positions unflatten(const VecX& v) {
+  Positions p(v.size() / 3, 3);
+  flat(p) = v;
+  return p;
+}
+
+}  // namespace eipc::test
