@@ -1,0 +1,101 @@
+#include "eipc/contact/contact_set.hpp"
+
+#include "eipc/contact/edge_edge_distance.hpp"
+#include "eipc/contact/edge_edge_mollifier.hpp"
+#include "eipc/contact/point_triangle_distance.hpp"
+
+#include <tbb/parallel_for.h>
+
+#include <cmath>
+
+namespace eipc {
+namespace {
+
+Vec3 row(const Positions& x, int i) { return x.row(i).transpose(); }
+
+// Builds the contact for one candidate; returns false when it is inactive or shares a vertex.
+bool make_point_triangle(const CollisionMesh& mesh, const Positions& x, const PointTriangleCandidate& cand,
+                         double dhat, Contact& out) {
+  const int p = cand.vertex, f0 = mesh.faces(cand.face, 0), f1 = mesh.faces(cand.face, 1),
+            f2 = mesh.faces(cand.face, 2);
+  if (p == f0 || p == f1 || p == f2) return false;
+  const auto type = point_triangle_distance_type(row(x, p), row(x, f0), row(x, f1), row(x, f2));
+  const double d2 = point_triangle_distance_sq(row(x, p), row(x, f0), row(x, f1), row(x, f2), type);
+  if (!(d2 < dhat * dhat)) return false;
+  out.kind = ContactKind::point_triangle;
+  out.vertices = {p, f0, f1, f2};
+  out.pt_type = type;
+  return true;
+}
+
+bool make_edge_edge(const CollisionMesh& mesh, const Positions& x, const EdgeEdgeCandidate& cand, double dhat,
+                    Contact& out) {
+  const int a0 = mesh.edges(cand.edge_a, 0), a1 = mesh.edges(cand.edge_a, 1), b0 = mesh.edges(cand.edge_b, 0),
+            b1 = mesh.edges(cand.edge_b, 1);
+  if (a0 == b0 || a0 == b1 || a1 == b0 || a1 == b1) return false;
+  const auto type = edge_edge_distance_type(row(x, a0), row(x, a1), row(x, b0), row(x, b1));
+  const double d2 = edge_edge_distance_sq(row(x, a0), row(x, a1), row(x, b0), row(x, b1), type);
+  if (!(d2 < dhat * dhat)) return false;
+  out.kind = ContactKind::edge_edge;
+  out.vertices = {a0, a1, b0, b1};
+  out.ee_type = type;
+  out.eps_x = edge_edge_mollifier_threshold(row(mesh.rest, a0), row(mesh.rest, a1), row(mesh.rest, b0),
+                                            row(mesh.rest, b1));
+  return true;
+}
+
+// Evaluate n items in parallel into per-item slots, then keep the active ones in index order.
+template <typename F> void collect(std::size_t n, F make, std::vector<Contact>& out) {
+  std::vector<Contact> slot(n);
+  std::vector<char> keep(n, 0);
+  tbb::parallel_for(std::size_t{0}, n, [&](std::size_t i) { keep[i] = make(i, slot[i]) ? 1 : 0; });
+  for (std::size_t i = 0; i < n; ++i)
+    if (keep[i]) out.push_back(slot[i]);
+}
+
+}  // namespace
+
+ContactSet build_contact_set(const CollisionMesh& mesh, const Positions& x, const Candidates& candidates,
+                             double dhat, std::optional<double> ground_height) {
+  if (x.rows() != mesh.num_vertices())
+    throw std::invalid_argument("build_contact_set: x has a different vertex count than the collision mesh");
+  ContactSet set;
+  set.dhat = dhat;
+  set.ground_height = ground_height;
+  collect(
+      candidates.point_triangle.size(),
+      [&](std::size_t i, Contact& c) { return make_point_triangle(mesh, x, candidates.point_triangle[i], dhat, c); },
+      set.contacts);
+  collect(
+      candidates.edge_edge.size(),
+      [&](std::size_t i, Contact& c) { return make_edge_edge(mesh, x, candidates.edge_edge[i], dhat, c); },
+      set.contacts);
+  if (ground_height) {
+    const double h = *ground_height;
+    collect(
+        static_cast<std::size_t>(x.rows()),
+        [&](std::size_t i, Contact& c) {
+          if (!(x(static_cast<Eigen::Index>(i), 2) - h < dhat)) return false;
+          c.kind = ContactKind::point_ground;
+          c.vertices = {static_cast<int>(i), -1, -1, -1};
+          return true;
+        },
+        set.contacts);
+  }
+  return set;
+}
+
+double contact_distance(const Contact& c, const Positions& x, std::optional<double> ground_height) {
+  const auto& v = c.vertices;
+  switch (c.kind) {
+    case ContactKind::point_triangle:
+      return std::sqrt(point_triangle_distance_sq(row(x, v[0]), row(x, v[1]), row(x, v[2]), row(x, v[3]), c.pt_type));
+    case ContactKind::edge_edge:
+      return std::sqrt(edge_edge_distance_sq(row(x, v[0]), row(x, v[1]), row(x, v[2]), row(x, v[3]), c.ee_type));
+    case ContactKind::point_ground:
+      return x(v[0], 2) - ground_height.value_or(0.0);
+  }
+  return 0.0;
+}
+
+}  // namespace eipc

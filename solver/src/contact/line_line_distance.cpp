@@ -1,0 +1,33 @@
+#include "eipc/contact/line_line_distance.hpp"
+
+#include <Eigen/Geometry>
+
+#include "cross_product_derivatives.hpp"
+
+namespace eipc {
+namespace {
+// x = (ea0, ea1, eb0, eb1); a = ea0 - eb0, n = (ea1 - ea0) x (eb1 - eb0).
+detail::ProjectedSquare<12> make(const Vec3& ea0, const Vec3& ea1, const Vec3& eb0, const Vec3& eb1) {
+  detail::ProjectedSquare<12> f;
+  f.u = ea1 - ea0;
+  f.v = eb1 - eb0;
+  f.a = ea0 - eb0;
+  f.n = f.u.cross(f.v);
+  f.A = detail::difference_selector<12>(0, 2);
+  f.U = detail::difference_selector<12>(1, 0);
+  f.V = detail::difference_selector<12>(3, 2);
+  return f;
+}
+}  // namespace
+
+double line_line_distance_sq(const Vec3& ea0, const Vec3& ea1, const Vec3& eb0, const Vec3& eb1) {
+  return make(ea0, ea1, eb0, eb1).value();
+}
+Vec<12> line_line_distance_sq_gradient(const Vec3& ea0, const Vec3& ea1, const Vec3& eb0, const Vec3& eb1) {
+  return make(ea0, ea1, eb0, eb1).gradient();
+}
+Mat<12> line_line_distance_sq_hessian(const Vec3& ea0, const Vec3& ea1, const Vec3& eb0, const Vec3& eb1) {
+  return make(ea0, ea1, eb0, eb1).hessian();
+}
+
+}  // namespace eipc

@@ -1,0 +1,48 @@
+#include "eipc/contact/minimum_distance.hpp"
+
+#include "eipc/contact/edge_edge_distance.hpp"
+#include "eipc/contact/point_triangle_distance.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_reduce.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace eipc {
+
+// min is exact and order-independent, so a parallel reduction is deterministic.
+template <typename F> static double parallel_min(std::size_t n, F f) {
+  return tbb::parallel_reduce(
+      tbb::blocked_range<std::size_t>(0, n, 256), std::numeric_limits<double>::infinity(),
+      [&](const tbb::blocked_range<std::size_t>& r, double m) {
+        for (std::size_t i = r.begin(); i < r.end(); ++i) m = std::min(m, f(i));
+        return m;
+      },
+      [](double a, double b) { return std::min(a, b); });
+}
+
+double minimum_distance(const CollisionMesh& mesh, const Positions& x, const Candidates& candidates,
+                        std::optional<double> ground_height) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  auto row = [&](int i) -> Vec3 { return x.row(i).transpose(); };
+  const double pt = parallel_min(candidates.point_triangle.size(), [&](std::size_t i) {
+    const auto& c = candidates.point_triangle[i];
+    const int p = c.vertex, f0 = mesh.faces(c.face, 0), f1 = mesh.faces(c.face, 1), f2 = mesh.faces(c.face, 2);
+    if (p == f0 || p == f1 || p == f2) return inf;
+    return point_triangle_distance_sq(row(p), row(f0), row(f1), row(f2));
+  });
+  const double ee = parallel_min(candidates.edge_edge.size(), [&](std::size_t i) {
+    const auto& c = candidates.edge_edge[i];
+    const int a0 = mesh.edges(c.edge_a, 0), a1 = mesh.edges(c.edge_a, 1), b0 = mesh.edges(c.edge_b, 0),
+              b1 = mesh.edges(c.edge_b, 1);
+    if (a0 == b0 || a0 == b1 || a1 == b0 || a1 == b1) return inf;
+    return edge_edge_distance_sq(row(a0), row(a1), row(b0), row(b1));
+  });
+  double m = std::sqrt(std::min(pt, ee));
+  if (ground_height && x.rows() > 0) m = std::min(m, x.col(2).minCoeff() - *ground_height);
+  return m;
+}
+
+}  // namespace eipc

@@ -1,0 +1,33 @@
+#include "eipc/contact/point_plane_distance.hpp"
+
+#include <Eigen/Geometry>
+
+#include "cross_product_derivatives.hpp"
+
+namespace eipc {
+namespace {
+// x = (p, t0, t1, t2); a = p - t0, n = (t1 - t0) x (t2 - t0).
+detail::ProjectedSquare<12> make(const Vec3& p, const Vec3& t0, const Vec3& t1, const Vec3& t2) {
+  detail::ProjectedSquare<12> f;
+  f.u = t1 - t0;
+  f.v = t2 - t0;
+  f.a = p - t0;
+  f.n = f.u.cross(f.v);
+  f.A = detail::difference_selector<12>(0, 1);
+  f.U = detail::difference_selector<12>(2, 1);
+  f.V = detail::difference_selector<12>(3, 1);
+  return f;
+}
+}  // namespace
+
+double point_plane_distance_sq(const Vec3& p, const Vec3& t0, const Vec3& t1, const Vec3& t2) {
+  return make(p, t0, t1, t2).value();
+}
+Vec<12> point_plane_distance_sq_gradient(const Vec3& p, const Vec3& t0, const Vec3& t1, const Vec3& t2) {
+  return make(p, t0, t1, t2).gradient();
+}
+Mat<12> point_plane_distance_sq_hessian(const Vec3& p, const Vec3& t0, const Vec3& t1, const Vec3& t2) {
+  return make(p, t0, t1, t2).hessian();
+}
+
+}  // namespace eipc
