@@ -1,6 +1,7 @@
 #include "eipc/dynamics/incremental_potential.hpp"
 
 #include "eipc/contact/barrier_potential.hpp"
+#include "eipc/contact/friction_potential.hpp"
 
 namespace eipc {
 
@@ -36,7 +37,7 @@ double IncrementalPotential::energy(const StepState& s, const Positions& q, cons
   const Positions x = sys_.collision_positions(q);
   const CollisionMesh& mesh = sys_.collision_mesh();
   e += h2 * params_.contact.kappa * barrier_potential(mesh, x, contacts, params_.contact.dhat);
-  if (s.friction) e += h2 * friction_potential(mesh, x, s.x_prev, *s.friction, params_.contact.epsv * params_.dt);
+  if (s.friction) e += h2 * friction_potential(x, s.x_prev, *s.friction);
 
   if (s.damping.nonZeros() > 0) {
     const VecX step = flat(q) - flat(s.q_prev);
@@ -67,7 +68,7 @@ VecX IncrementalPotential::gradient(const StepState& s, const Positions& q, cons
   const CollisionMesh& mesh = sys_.collision_mesh();
   VecX gx = params_.contact.kappa * barrier_potential_gradient(mesh, x, contacts, params_.contact.dhat);
   if (s.friction)
-    gx += friction_potential_gradient(mesh, x, s.x_prev, *s.friction, params_.contact.epsv * params_.dt);
+    gx += friction_potential_gradient(x, s.x_prev, *s.friction);
   g += h2 * (sys_.collision_jacobian().transpose() * gx);
 
   if (s.damping.nonZeros() > 0) g += s.damping * (flat(q) - flat(s.q_prev));
@@ -99,7 +100,7 @@ SparseMatrix IncrementalPotential::hessian(const StepState& s, const Positions& 
   Triplets contact = barrier_potential_hessian(mesh, x, contacts, params_.contact.dhat, true);
   for (auto& c : contact) c = {c.row(), c.col(), params_.contact.kappa * c.value()};
   if (s.friction) {
-    const Triplets f = friction_potential_hessian(mesh, x, s.x_prev, *s.friction, params_.contact.epsv * params_.dt, true);
+    const Triplets f = friction_potential_hessian(x, s.x_prev, *s.friction, true);
     contact.insert(contact.end(), f.begin(), f.end());
   }
   if (!contact.empty()) {

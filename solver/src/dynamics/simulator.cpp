@@ -3,6 +3,7 @@
 #include "eipc/contact/broad_phase.hpp"
 #include "eipc/contact/ccd_step.hpp"
 #include "eipc/contact/contact_forces.hpp"
+#include "eipc/contact/minimum_distance.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -141,8 +142,8 @@ StepStats Simulator::step() {
   s.external_force = sys_.gravity_force(params_.gravity);
   if (params_.contact.friction > 0) {
     const ContactSet c = potential_.contacts(q_, find_candidates(mesh, s.x_prev, s.x_prev, params_.contact.dhat));
-    s.friction = build_friction_set(mesh, s.x_prev, c, params_.contact.kappa, params_.contact.dhat,
-                                    params_.contact.friction);
+    s.friction = build_friction_set(mesh, s.x_prev, c, params_.contact.dhat, params_.contact.kappa,
+                                    params_.contact.friction, params_.contact.epsv, h);
   }
   s.damping = potential_.damping_matrix(q_);
 
@@ -200,8 +201,9 @@ StepStats Simulator::step() {
   const ContactSet contacts = potential_.contacts(q_, c);
   stats.min_distance = minimum_distance(mesh, x, c, params_.ground_height);
   stats.active_pairs = static_cast<int>(contacts.size());
-  forces_ = body_pair_forces(mesh, x, s.x_prev, contacts, s.friction ? &*s.friction : nullptr, params_.contact.kappa,
-                             params_.contact.dhat, params_.contact.epsv * h);
+  const FrictionSet friction = s.friction.value_or(FrictionSet{});
+  forces_ = body_pair_forces(mesh, contacts, contact_normal_forces(x, contacts, params_.contact.dhat, params_.contact.kappa),
+                             friction, contact_friction_forces(x, s.x_prev, friction));
   stats.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return stats;
 }

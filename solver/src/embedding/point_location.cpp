@@ -3,6 +3,7 @@
 #include "eipc/contact/broad_phase_bvh.hpp"
 #include "eipc/contact/point_triangle_distance.hpp"
 
+#include <Eigen/LU>
 #include <tbb/parallel_for.h>
 #include <algorithm>
 #include <cmath>

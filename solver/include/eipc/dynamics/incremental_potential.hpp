@@ -7,7 +7,7 @@
 #pragma once
 
 #include "eipc/contact/contact_set.hpp"
-#include "eipc/contact/friction.hpp"
+#include "eipc/contact/friction_set.hpp"
 #include "eipc/dynamics/dof_system.hpp"
 #include "eipc/dynamics/params.hpp"
 
