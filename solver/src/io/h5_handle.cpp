@@ -1,6 +1,7 @@
 // Thin RAII layer over the HDF5 C API (see h5_handle.hpp).
 #include "h5_handle.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 
@@ -38,6 +39,15 @@ Handle untimed(hid_t plist_class) {
   Handle plist = check(H5Pcreate(plist_class), "creating a property list");
   check(H5Pset_obj_track_times(plist, 0), "disabling object time tracking");
   return plist;
+}
+
+// Chunked dataset layout with a Fletcher-32 checksum per chunk, so a corrupted chunk
+// fails to read instead of returning wrong numbers.
+Handle checksummed(const std::vector<hsize_t>& chunk, const std::string& what) {
+  Handle dcpl = untimed(H5P_DATASET_CREATE);
+  check(H5Pset_chunk(dcpl, static_cast<int>(chunk.size()), chunk.data()), what);
+  check(H5Pset_fletcher32(dcpl), what);
+  return dcpl;
 }
 
 Handle string_type() {
@@ -241,7 +251,11 @@ void write_dataset(hid_t loc, const std::string& name, hid_t file_type, hid_t me
                    const std::vector<hsize_t>& dims, const void* data) {
   std::string what = "writing dataset " + name;
   Handle space = check(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), what);
-  Handle dcpl = untimed(H5P_DATASET_CREATE);
+  // Chunked (at most 65536 rows a chunk) only so that the checksum filter applies.
+  std::vector<hsize_t> chunk = dims;
+  for (hsize_t& c : chunk) c = std::max<hsize_t>(c, 1);
+  chunk[0] = std::min<hsize_t>(chunk[0], 65536);
+  Handle dcpl = checksummed(chunk, what);
   Handle ds = check(H5Dcreate2(loc, name.c_str(), file_type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT), what);
   if (product(dims) > 0) check(H5Dwrite(ds, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), what);
 }
@@ -254,8 +268,7 @@ Handle create_growing_dataset(hid_t loc, const std::string& name, hid_t file_typ
   for (std::size_t i = 0; i < dims.size(); ++i)
     if (growing[i]) maxdims[i] = H5S_UNLIMITED;
   Handle space = check(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), maxdims.data()), what);
-  Handle dcpl = untimed(H5P_DATASET_CREATE);
-  check(H5Pset_chunk(dcpl, static_cast<int>(chunk.size()), chunk.data()), what);
+  Handle dcpl = checksummed(chunk, what);
   // Fill value 0 (HDF5's default, made explicit): grown regions read as zeros.
   const unsigned char zeros[16] = {};
   check(H5Pset_fill_value(dcpl, file_type, zeros), what);

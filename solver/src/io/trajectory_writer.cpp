@@ -195,7 +195,10 @@ TrajectoryWriter::TrajectoryWriter(const std::string& path, const TrajectoryHead
   m.header = header;
   m.options = options;
   try {
-    m.file = h5::check(H5Fcreate(m.partial.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
+    // HDF5 1.8 object formats: checksummed metadata, still readable by any HDF5 >= 1.8.
+    Handle fapl = h5::check(H5Pcreate(H5P_FILE_ACCESS), "creating the file");
+    h5::check(H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_V18), "creating the file");
+    m.file = h5::check(H5Fcreate(m.partial.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl),
                        "creating the file");
     write_root_attributes(m.file, header);
     h5::create_group(m.file, "/bodies");
