@@ -5,6 +5,8 @@
 
 #include "eipc/common.hpp"
 
+#include <Eigen/Geometry>
+
 #include <utility>
 
 namespace eipc::certify {
