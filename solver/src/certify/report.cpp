@@ -104,13 +104,17 @@ void print_report(const CertifyReport& r, std::ostream& out) {
     }
     out << "  FAIL  " << f.check.total() << " violation(s): " << f.check.triangle_pairs << " triangle pairs, "
         << f.check.containment << " containment, " << f.check.ground << " ground, " << f.check.degenerate
-        << " degenerate; first: " << describe(r, f.check.examples.front()) << "\n";
+        << " degenerate";
+    if (!f.check.examples.empty()) out << "; first: " << describe(r, f.check.examples.front());
+    out << "\n";
   }
   for (const auto& m : r.motions) {
     if (m.check.status() == MotionStatus::certified) continue;
     out << "motion " << m.from << " -> " << m.to << "  t in [" << m.t0 << ", " << m.t1 << "]  "
         << status_name(m.check.status()) << ": " << m.check.collisions << " colliding, " << m.check.inconclusive
-        << " inconclusive pairs; first: " << describe(r, m.check.examples.front()) << "\n";
+        << " inconclusive pairs";
+    if (!m.check.examples.empty()) out << "; first: " << describe(r, m.check.examples.front());
+    out << "\n";
   }
   out << "summary: " << r.frames.size() - r.failed_frames() << "/" << r.frames.size() << " frames clear";
   if (r.continuous)
