@@ -3,6 +3,7 @@
 #include "eipc/certify/exact_tests.hpp"
 #include "eipc/certify/motion_check.hpp"
 #include "eipc/certify/sweep.hpp"
+#include "eipc/util/parallel.hpp"
 
 #include <Eigen/Geometry>
 #include "test_meshes.hpp"
@@ -135,5 +136,24 @@ TEST_CASE("continuous check certifies clean motions", "[certify][ccd]") {
     const auto r = check_motion(states({a}), states({test::translated(a, {0, 0, -0.5})}), -1.2);
     CHECK(r.status() == MotionStatus::collision);
     CHECK(r.examples.front().kind == MotionPrimitive::point_ground);
+  }
+}
+
+TEST_CASE("continuous check is identical for any thread count", "[certify][ccd]") {
+  const Surface a = test::sphere({0, 0, 0}, 1, 2);
+  const Surface b0 = test::sphere({2.2, 0, 0}, 1, 2), b1 = test::sphere({1.5, 0.3, 0}, 1, 2);  // ends overlapping
+  MotionCheck r[2];
+  for (int threads : {1, 2}) {
+    ThreadLimit limit(threads);
+    r[threads - 1] = check_motion(states({a, b0}), states({a, b1}), std::nullopt);
+  }
+  REQUIRE(r[0].status() != MotionStatus::certified);
+  CHECK(r[0].collisions == r[1].collisions);
+  CHECK(r[0].inconclusive == r[1].inconclusive);
+  CHECK(r[0].primitive_candidates == r[1].primitive_candidates);
+  REQUIRE(r[0].examples.size() == r[1].examples.size());
+  for (std::size_t i = 0; i < r[0].examples.size(); ++i) {
+    CHECK(r[0].examples[i].a == r[1].examples[i].a);
+    CHECK(r[0].examples[i].b == r[1].examples[i].b);
   }
 }
