@@ -1,0 +1,73 @@
+// Certification throughput on a ~10k-triangle scene: two icospheres
+// (5120 triangles each) 1e-3 apart. Reports frames per second of the exact
+// per-frame check and of the continuous (motion) check.
+//
+// The bench CMake links eipc_io + eipc_core only, so unless the build defines
+// EIPC_BENCH_LINKS_CERTIFY (and links eipc_certify + CGAL::CGAL), the certify
+// sources are compiled into this file. Without the CGAL target GMP is not
+// linked, so CGAL's exact fallback uses Boost.Multiprecision; that path runs
+// only when the floating-point filter fails (rare), so timings are representative.
+#ifndef EIPC_BENCH_LINKS_CERTIFY
+#define CGAL_DISABLE_GMP 1
+#include "../src/certify/box_overlap.cpp"
+#include "../src/certify/closest_points.cpp"
+#include "../src/certify/exact_tests.cpp"
+#include "../src/certify/frame_check.cpp"
+#include "../src/certify/motion_check.cpp"
+#include "../src/certify/sweep.cpp"
+#endif
+
+#include "../tests/unit/certify/test_meshes.hpp"
+#include "eipc/certify/exact_tests.hpp"
+#include "eipc/certify/frame_check.hpp"
+#include "eipc/certify/motion_check.hpp"
+#include "eipc/util/parallel.hpp"
+
+#include <benchmark/benchmark.h>
+
+using namespace eipc;
+using namespace eipc::certify;
+
+namespace {
+
+struct Scene {
+  test::Surface a = test::sphere({0, 0, 0}, 0.05, 4);
+  test::Surface b = test::sphere({0.1 + 1e-3, 0, 0}, 0.05, 4);
+  test::Surface b_moved = test::translated(b, {-5e-4, 2e-4, 0});  // still 5e-4 apart
+  std::vector<BodyState> frame(const test::Surface& second) const {
+    return {{&a.x, &a.faces, true}, {&second.x, &second.faces, true}};
+  }
+};
+
+void BM_certify_frame(benchmark::State& state) {
+  const ThreadLimit limit(static_cast<int>(state.range(0)));
+  const Scene s;
+  const auto bodies = s.frame(s.b);
+  std::size_t pairs = 0;
+  for (auto _ : state) {
+    const FrameCheck r = check_frame(bodies, -1.0);
+    if (!r.ok()) state.SkipWithError("scene should be clean");
+    pairs = r.candidate_pairs;
+  }
+  state.counters["triangles"] = static_cast<double>(s.a.faces.rows() + s.b.faces.rows());
+  state.counters["candidate_pairs"] = static_cast<double>(pairs);
+  state.counters["frames_per_s"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_certify_frame)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_certify_motion(benchmark::State& state) {
+  const ThreadLimit limit(static_cast<int>(state.range(0)));
+  const Scene s;
+  const auto from = s.frame(s.b), to = s.frame(s.b_moved);
+  std::size_t prims = 0;
+  for (auto _ : state) {
+    const MotionCheck r = check_motion(from, to, -1.0);
+    if (r.status() != MotionStatus::certified) state.SkipWithError("motion should certify");
+    prims = r.primitive_candidates;
+  }
+  state.counters["primitive_pairs"] = static_cast<double>(prims);
+  state.counters["motions_per_s"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_certify_motion)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace

@@ -1,0 +1,75 @@
+// `eipc certify`: exact intersection certification of stored trajectories
+// (every frame; optionally the straight-line motion between frames).
+// See docs/certify.md for the checks, the OBJ layout and the output.
+#pragma once
+
+#include "eipc/certify/frame_check.hpp"
+#include "eipc/certify/motion_check.hpp"
+#include "eipc/io/trajectory.hpp"
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace eipc::certify {
+
+struct CertifyOptions {
+  bool json = false;                    ///< machine-readable report
+  bool continuous = false;              ///< also check the motion between consecutive frames
+  std::optional<double> ground_height;  ///< overrides the trajectory's ground plane z = height
+  bool no_ground = false;               ///< ignore any ground plane
+  int max_examples = 10;                ///< offending pairs kept per frame / motion
+  int threads = 0;                      ///< TBB threads (0 = all); results do not depend on it
+  SweepOptions sweep;                   ///< budget of the continuous test
+};
+
+struct FrameReport {
+  int frame = 0;
+  double time = 0.0;
+  long step = 0;
+  FrameCheck check;
+};
+
+struct MotionReport {
+  int from = 0, to = 0;
+  double t0 = 0.0, t1 = 0.0;
+  MotionCheck check;
+};
+
+struct CertifyReport {
+  std::string source;
+  std::vector<std::string> body_names;
+  std::optional<double> ground_height;
+  bool continuous = false;
+  std::vector<FrameReport> frames;
+  std::vector<MotionReport> motions;
+  std::vector<std::string> notes;  ///< e.g. open surfaces (containment in them not tested)
+  double seconds = 0.0;            ///< wall time of the checks
+
+  std::size_t failed_frames() const;
+  std::size_t motions_with(MotionStatus s) const;
+  /// Every frame clear and, with --continuous, every motion certified.
+  bool all_clear() const;
+  /// 0 all clear, 1 an intersection found or a motion not certified.
+  int exit_code() const { return all_clear() ? 0 : 1; }
+};
+
+/// Certifies every frame of `trajectory` (and the motions with options.continuous).
+/// Throws InputError on inconsistent input.
+CertifyReport certify_trajectory(const Trajectory& trajectory, const CertifyOptions& options = {},
+                                 const std::string& source = "");
+
+/// Human-readable report: one line per frame, one per uncertified motion, a summary.
+void print_report(const CertifyReport& report, std::ostream& out);
+/// JSON report (format "eipc-certify", version 1; schema in docs/certify.md).
+void print_report_json(const CertifyReport& report, std::ostream& out);
+
+/// Loads FILE.h5 (trajectory file), a directory of OBJ frames, or one OBJ file.
+Trajectory load_certify_input(const std::string& path);
+
+/// The whole subcommand: load, certify, print (text or JSON). Returns the exit
+/// code: 0 all clear, 1 intersection / not certified, 2 bad input (message on `err`).
+int certify_command(const std::string& path, const CertifyOptions& options, std::ostream& out, std::ostream& err);
+
+}  // namespace eipc::certify

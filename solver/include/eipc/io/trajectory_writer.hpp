@@ -1,0 +1,60 @@
+// Streaming HDF5 trajectory writer (DESIGN §5, schema in docs/trajectory-format.md).
+//
+// Life cycle of the files on disk:
+//   constructor   creates "<path>.partial" with the header; nothing at <path> yet
+//   append()      adds one frame to the partial file, flushed every `flush_every` frames
+//   finish(s, r)  writes status s (and reason r), closes, renames "<path>.partial" to
+//                 <path> atomically and writes the XDMF sidecar (<path> with extension .xdmf)
+//   no finish     (hard kill, or the writer destroyed by an exception) leaves only the
+//                 partial file, which has no "status" attribute and is rejected by the reader.
+// A run that fails in a controlled way calls finish(incomplete, reason): its trajectory so
+// far is kept at <path> and reads fine, reporting status and reason.
+#pragma once
+
+#include "eipc/io/trajectory.hpp"
+
+#include <memory>
+#include <string>
+
+namespace eipc {
+
+struct TrajectoryWriterOptions {
+  int flush_every = 1;     ///< flush the HDF5 file to disk every this many frames
+  bool write_xdmf = true;  ///< write the ParaView sidecar at finish()
+};
+
+/// "<path>.partial": where a trajectory lives until finish() renames it.
+std::string trajectory_partial_path(const std::string& path);
+
+class TrajectoryWriter {
+public:
+  /// Creates the partial file and writes the header. Throws InputError if the header is
+  /// inconsistent (body names, index ranges, embedding shapes), std::runtime_error if the
+  /// file cannot be created.
+  TrajectoryWriter(const std::string& path, const TrajectoryHeader& header,
+                   TrajectoryWriterOptions options = {});
+  /// Without finish(): closes the partial file and leaves it under its partial name.
+  ~TrajectoryWriter();
+  TrajectoryWriter(const TrajectoryWriter&) = delete;
+  TrajectoryWriter& operator=(const TrajectoryWriter&) = delete;
+
+  /// Appends one frame. Throws std::invalid_argument if the frame does not match the
+  /// header (body count, vertex counts, pair body indices, duplicate pairs, step not
+  /// increasing) and std::logic_error after finish(). Pair-force entries whose forces and
+  /// pair count are all zero carry no information and are not stored.
+  void append(const Frame& frame);
+
+  /// Marks the file complete or incomplete (with a reason), closes it and renames it to
+  /// the final path. Further calls throw std::logic_error.
+  void finish(TrajectoryStatus status, const std::string& reason = "");
+
+  long frames_written() const;
+  const std::string& path() const;
+  const std::string& partial_path() const;
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace eipc

@@ -1,0 +1,80 @@
+#include "eipc/certify/frame_check.hpp"
+
+#include "eipc/certify/box_overlap.hpp"
+#include "eipc/certify/exact_tests.hpp"
+#include "stacked_triangles.hpp"
+
+#include <tbb/parallel_for.h>
+
+namespace eipc::certify {
+
+FrameCheck check_frame(const std::vector<BodyState>& bodies, std::optional<double> ground_height,
+                       int max_examples) {
+  validate_bodies(bodies);
+  FrameCheck out;
+  auto record = [&](const Violation& v) {
+    if (static_cast<int>(out.examples.size()) < max_examples) out.examples.push_back(v);
+  };
+  const StackedTriangles tris(bodies);
+  const int n = tris.size();
+
+  // Degenerate (exactly collinear) triangles: reported, and kept out of the pair test.
+  std::vector<char> degenerate(n, 0);
+  tbb::parallel_for(0, n, [&](int g) {
+    const TriangleRef t = tris.ref(bodies, g);
+    degenerate[g] = triangle_is_degenerate(t.p[0], t.p[1], t.p[2]);
+  });
+  for (int g = 0; g < n; ++g)
+    if (degenerate[g]) {
+      ++out.degenerate;
+      record({ViolationKind::degenerate_triangle, tris.body[g], tris.local[g]});
+    }
+
+  // Ground half-space z <= height (exact double comparison), every vertex.
+  if (ground_height)
+    for (std::size_t b = 0; b < bodies.size(); ++b)
+      for (int v = 0; v < bodies[b].x->rows(); ++v)
+        if ((*bodies[b].x)(v, 2) <= *ground_height) {
+          ++out.ground;
+          record({ViolationKind::ground, static_cast<int>(b), v});
+        }
+
+  // Triangle pairs: exact closed boxes, then exact adjacency-aware tests.
+  std::vector<Box3> boxes(n);
+  for (int g = 0; g < n; ++g)
+    if (!degenerate[g]) {
+      const TriangleRef t = tris.ref(bodies, g);
+      for (const Vec3& p : t.p) boxes[g].extend(p);
+    }
+  const auto pairs = overlapping_box_pairs(boxes);
+  out.candidate_pairs = pairs.size();
+  std::vector<char> hit(pairs.size(), 0);
+  tbb::parallel_for(std::size_t(0), pairs.size(), [&](std::size_t i) {
+    hit[i] = triangles_intersect(tris.ref(bodies, pairs[i].first), tris.ref(bodies, pairs[i].second));
+  });
+  for (std::size_t i = 0; i < pairs.size(); ++i)
+    if (hit[i]) {
+      ++out.triangle_pairs;
+      const auto [s, t] = pairs[i];
+      record({ViolationKind::triangle_pair, tris.body[s], tris.local[s], tris.body[t], tris.local[t]});
+    }
+
+  // Whole-body containment: with no surface crossing, a body is inside another
+  // iff any one of its vertices is; test one surface vertex per ordered pair.
+  for (std::size_t a = 0; a < bodies.size(); ++a) {
+    if (bodies[a].faces->rows() == 0) continue;
+    const int v = (*bodies[a].faces)(0, 0);
+    const Vec3 p = bodies[a].x->row(v).transpose();
+    for (std::size_t b = 0; b < bodies.size(); ++b) {
+      if (a == b || !bodies[b].closed) continue;
+      const PointSide side = side_of_closed_surface(p, *bodies[b].x, *bodies[b].faces);
+      if (side == PointSide::outside) continue;
+      ++out.containment;
+      record({side == PointSide::undecided ? ViolationKind::containment_undecided : ViolationKind::containment,
+              static_cast<int>(a), v, static_cast<int>(b), -1});
+    }
+  }
+  return out;
+}
+
+}  // namespace eipc::certify

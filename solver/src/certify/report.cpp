@@ -1,0 +1,170 @@
+// Text and JSON forms of a certification report.
+#include "eipc/certify/certify.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <iomanip>
+#include <sstream>
+
+namespace eipc::certify {
+namespace {
+
+using nlohmann::json;
+
+std::string body_name(const CertifyReport& r, int b) {
+  return b >= 0 && b < static_cast<int>(r.body_names.size()) ? r.body_names[b] : "body" + std::to_string(b);
+}
+
+std::string describe(const CertifyReport& r, const Violation& v) {
+  const std::string a = body_name(r, v.body_a), b = body_name(r, v.body_b);
+  switch (v.kind) {
+    case ViolationKind::degenerate_triangle:
+      return "degenerate (zero-area) triangle " + a + "#" + std::to_string(v.index_a);
+    case ViolationKind::ground: return "vertex " + a + ":" + std::to_string(v.index_a) + " on or below the ground";
+    case ViolationKind::triangle_pair:
+      return "triangles " + a + "#" + std::to_string(v.index_a) + " and " + b + "#" + std::to_string(v.index_b) +
+             " intersect";
+    case ViolationKind::containment:
+      return "body " + a + " (vertex " + std::to_string(v.index_a) + ") is inside body " + b;
+    case ViolationKind::containment_undecided: return "containment of body " + a + " in body " + b + " undecided";
+  }
+  return "";
+}
+
+std::string corners(const std::array<int, 3>& c) {
+  std::string s = "(" + std::to_string(c[0]) + "," + std::to_string(c[1]);
+  if (c[2] >= 0) s += "," + std::to_string(c[2]);
+  return s + ")";
+}
+
+std::string describe(const CertifyReport& r, const MotionPair& p) {
+  const std::string a = body_name(r, p.body_a), b = body_name(r, p.body_b);
+  switch (p.kind) {
+    case MotionPrimitive::point_ground: return "vertex " + a + ":" + std::to_string(p.a[0]) + " vs ground";
+    case MotionPrimitive::point_triangle:
+      return "vertex " + a + ":" + std::to_string(p.a[0]) + " vs triangle " + b + "#" + std::to_string(p.triangle_b) +
+             " " + corners(p.b);
+    case MotionPrimitive::edge_edge:
+      return "edge " + a + corners({p.a[0], p.a[1], -1}) + " vs edge " + b + corners(p.b);
+  }
+  return "";
+}
+
+const char* status_name(MotionStatus s) {
+  return s == MotionStatus::certified ? "certified" : s == MotionStatus::collision ? "collision" : "inconclusive";
+}
+
+json violation_json(const CertifyReport& r, const Violation& v) {
+  switch (v.kind) {
+    case ViolationKind::degenerate_triangle:
+      return {{"kind", "degenerate_triangle"}, {"body", body_name(r, v.body_a)}, {"triangle", v.index_a}};
+    case ViolationKind::ground: return {{"kind", "ground"}, {"body", body_name(r, v.body_a)}, {"vertex", v.index_a}};
+    case ViolationKind::triangle_pair:
+      return {{"kind", "triangle_pair"}, {"body_a", body_name(r, v.body_a)}, {"triangle_a", v.index_a},
+              {"body_b", body_name(r, v.body_b)}, {"triangle_b", v.index_b}};
+    case ViolationKind::containment:
+    case ViolationKind::containment_undecided:
+      return {{"kind", v.kind == ViolationKind::containment ? "containment" : "containment_undecided"},
+              {"body", body_name(r, v.body_a)}, {"vertex", v.index_a}, {"container", body_name(r, v.body_b)}};
+  }
+  return {};
+}
+
+json motion_pair_json(const CertifyReport& r, const MotionPair& p) {
+  json j = {{"kind", p.kind == MotionPrimitive::point_triangle ? "point_triangle"
+                     : p.kind == MotionPrimitive::edge_edge    ? "edge_edge"
+                                                               : "point_ground"},
+            {"result", p.result == SweepResult::collision ? "collision" : "inconclusive"},
+            {"body_a", body_name(r, p.body_a)}};
+  if (p.kind == MotionPrimitive::edge_edge) j["edge_a"] = {p.a[0], p.a[1]};
+  else j["vertex_a"] = p.a[0];
+  if (p.kind == MotionPrimitive::point_triangle) {
+    j["body_b"] = body_name(r, p.body_b);
+    j["triangle_b"] = p.triangle_b;
+    j["corners_b"] = {p.b[0], p.b[1], p.b[2]};
+  } else if (p.kind == MotionPrimitive::edge_edge) {
+    j["body_b"] = body_name(r, p.body_b);
+    j["edge_b"] = {p.b[0], p.b[1]};
+  }
+  return j;
+}
+
+}  // namespace
+
+void print_report(const CertifyReport& r, std::ostream& out) {
+  out << "eipc certify: " << r.source << "\n  " << r.body_names.size() << " bodies, " << r.frames.size()
+      << " frames, ground: " << (r.ground_height ? "z = " + std::to_string(*r.ground_height) : std::string("none"))
+      << (r.continuous ? ", continuous" : "") << "\n";
+  for (const auto& n : r.notes) out << "  note: " << n << "\n";
+  for (const auto& f : r.frames) {
+    out << "frame " << std::setw(6) << f.frame << "  t = " << std::setw(12) << std::left << f.time << std::right;
+    if (f.check.ok()) {
+      out << "  ok\n";
+      continue;
+    }
+    out << "  FAIL  " << f.check.total() << " violation(s): " << f.check.triangle_pairs << " triangle pairs, "
+        << f.check.containment << " containment, " << f.check.ground << " ground, " << f.check.degenerate
+        << " degenerate";
+    if (!f.check.examples.empty()) out << "; first: " << describe(r, f.check.examples.front());
+    out << "\n";
+  }
+  for (const auto& m : r.motions) {
+    if (m.check.status() == MotionStatus::certified) continue;
+    out << "motion " << m.from << " -> " << m.to << "  t in [" << m.t0 << ", " << m.t1 << "]  "
+        << status_name(m.check.status()) << ": " << m.check.collisions << " colliding, " << m.check.inconclusive
+        << " inconclusive pairs";
+    if (!m.check.examples.empty()) out << "; first: " << describe(r, m.check.examples.front());
+    out << "\n";
+  }
+  out << "summary: " << r.frames.size() - r.failed_frames() << "/" << r.frames.size() << " frames clear";
+  if (r.continuous)
+    out << "; motions: " << r.motions_with(MotionStatus::certified) << " certified, "
+        << r.motions_with(MotionStatus::inconclusive) << " inconclusive, " << r.motions_with(MotionStatus::collision)
+        << " collision";
+  out << "; " << (r.all_clear() ? "ALL CLEAR" : r.failed_frames() ? "INTERSECTION FOUND" : "NOT CERTIFIED") << " ("
+      << std::setprecision(3) << r.seconds << " s)\n";
+}
+
+void print_report_json(const CertifyReport& r, std::ostream& out) {
+  json frames = json::array(), motions = json::array(), notes = r.notes;
+  for (const auto& f : r.frames) {
+    json ex = json::array();
+    for (const auto& v : f.check.examples) ex.push_back(violation_json(r, v));
+    frames.push_back({{"frame", f.frame}, {"time", f.time}, {"step", f.step}, {"ok", f.check.ok()},
+                      {"violations", f.check.total()},
+                      {"counts", {{"triangle_pairs", f.check.triangle_pairs}, {"containment", f.check.containment},
+                                  {"ground", f.check.ground}, {"degenerate", f.check.degenerate}}},
+                      {"candidate_pairs", f.check.candidate_pairs},
+                      {"first", ex.empty() ? json(nullptr) : ex.front()}, {"examples", ex}});
+  }
+  for (const auto& m : r.motions) {
+    json ex = json::array();
+    for (const auto& p : m.check.examples) ex.push_back(motion_pair_json(r, p));
+    motions.push_back({{"from", m.from}, {"to", m.to}, {"t0", m.t0}, {"t1", m.t1},
+                       {"status", status_name(m.check.status())}, {"collisions", m.check.collisions},
+                       {"inconclusive", m.check.inconclusive}, {"triangle_candidates", m.check.triangle_candidates},
+                       {"primitive_candidates", m.check.primitive_candidates},
+                       {"first", ex.empty() ? json(nullptr) : ex.front()}, {"examples", ex}});
+  }
+  json j = {{"format", "eipc-certify"},
+            {"version", 1},
+            {"source", r.source},
+            {"bodies", r.body_names},
+            {"ground_height", r.ground_height ? json(*r.ground_height) : json(nullptr)},
+            {"continuous", r.continuous},
+            {"notes", notes},
+            {"frames", frames},
+            {"motions", motions},
+            {"summary",
+             {{"frames", r.frames.size()},
+              {"failed_frames", r.failed_frames()},
+              {"motions_certified", r.motions_with(MotionStatus::certified)},
+              {"motions_inconclusive", r.motions_with(MotionStatus::inconclusive)},
+              {"motions_collision", r.motions_with(MotionStatus::collision)},
+              {"seconds", r.seconds}}},
+            {"ok", r.all_clear()},
+            {"exit_code", r.exit_code()}};
+  out << j.dump(2) << "\n";
+}
+
+}  // namespace eipc::certify

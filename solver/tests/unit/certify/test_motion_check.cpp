@@ -1,0 +1,159 @@
+#include <catch2/catch.hpp>
+
+#include "eipc/certify/exact_tests.hpp"
+#include "eipc/certify/motion_check.hpp"
+#include "eipc/certify/sweep.hpp"
+#include "eipc/util/parallel.hpp"
+
+#include <Eigen/Geometry>
+#include "test_meshes.hpp"
+
+#include <random>
+
+using namespace eipc;
+using namespace eipc::certify;
+using test::Surface;
+
+namespace {
+std::vector<BodyState> states(const std::vector<Surface>& s) {
+  std::vector<BodyState> b;
+  for (const auto& x : s) b.push_back({&x.x, &x.faces, true});
+  return b;
+}
+}  // namespace
+
+TEST_CASE("point-triangle sweep", "[certify][ccd]") {
+  const Vec3 a(0, 0, 0), b(1, 0, 0), c(0, 1, 0);
+  SECTION("a point passing through the face collides") {
+    CHECK(point_triangle_sweep({Vec3(0.2, 0.2, 1), a, b, c}, {Vec3(0.2, 0.2, -1), a, b, c}) ==
+          SweepResult::collision);
+  }
+  SECTION("a point passing beside the triangle is separated") {
+    CHECK(point_triangle_sweep({Vec3(0.6, 0.6, 1), a, b, c}, {Vec3(0.6, 0.6, -1), a, b, c}) ==
+          SweepResult::separated);
+  }
+  SECTION("grazing 1e-9 above the face, sliding along it") {
+    CHECK(point_triangle_sweep({Vec3(-1, 0.2, 1e-9), a, b, c}, {Vec3(2, 0.2, 1e-9), a, b, c}) ==
+          SweepResult::separated);
+  }
+  SECTION("sliding exactly in the face plane through the triangle is never certified") {
+    CHECK(point_triangle_sweep({Vec3(-1, 0.2, 0), a, b, c}, {Vec3(2, 0.2, 0), a, b, c}) !=
+          SweepResult::separated);
+  }
+  SECTION("the triangle moving onto a static point is never certified") {
+    const Vec3 d(0, 0, 2);
+    CHECK(point_triangle_sweep({Vec3(0.3, 0.3, 1), a, b, c}, {Vec3(0.3, 0.3, 1), a + d, b + d, c + d}) !=
+          SweepResult::separated);
+  }
+}
+
+TEST_CASE("edge-edge sweep", "[certify][ccd]") {
+  SECTION("crossing edges are never certified") {
+    CHECK(edge_edge_sweep({Vec3(-1, 0, 1), Vec3(1, 0, 1), Vec3(0, -1, 0), Vec3(0, 1, 0)},
+                          {Vec3(-1, 0, -1), Vec3(1, 0, -1), Vec3(0, -1, 0), Vec3(0, 1, 0)}) != SweepResult::separated);
+  }
+  SECTION("parallel coplanar edges of a flat grid stay separated") {
+    const std::array<Vec3, 4> x{Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0), Vec3(1, 1, 0)};
+    CHECK(edge_edge_sweep(x, x) == SweepResult::separated);
+  }
+  SECTION("edges passing 1e-9 apart") {
+    CHECK(edge_edge_sweep({Vec3(-1, 0, 1), Vec3(1, 0, 1), Vec3(0, -1, 1e-9), Vec3(0, 1, 1e-9)},
+                          {Vec3(-1, 0, 1e-9 + 1e-9), Vec3(1, 0, 2e-9), Vec3(0, -1, 0), Vec3(0, 1, 0)}) ==
+          SweepResult::separated);
+  }
+}
+
+TEST_CASE("sweeps never certify a pair seen crossing by dense sampling", "[certify][ccd]") {
+  // Random motions; a crossing is established (in double, with margins) when the
+  // coplanarity volume changes sign between two samples while the primitives
+  // overlap clearly in the plane. The sweep must never call those `separated`.
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  int crossings = 0, certified = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    std::array<Vec3, 4> x0, x1;
+    for (int i = 0; i < 4; ++i) {
+      x0[i] = 0.5 * Vec3(u(rng), u(rng), u(rng));
+      x1[i] = x0[i] + Vec3(u(rng), u(rng), u(rng));
+    }
+    auto at = [&](double t, int i) { return Vec3(x0[i] + t * (x1[i] - x0[i])); };
+    // Point x[0] vs triangle x[1..3]; edge x[0]x[1] vs edge x[2]x[3].
+    auto pt_volume = [&](double t) { return (at(t, 2) - at(t, 1)).cross(at(t, 3) - at(t, 1)).dot(at(t, 0) - at(t, 1)); };
+    auto ee_volume = [&](double t) { return (at(t, 1) - at(t, 0)).cross(at(t, 3) - at(t, 2)).dot(at(t, 2) - at(t, 0)); };
+    auto pt_inside = [&](double t) {
+      const Vec3 a = at(t, 1), b = at(t, 2), c = at(t, 3), p = at(t, 0), n = (b - a).cross(c - a);
+      const double nn = n.squaredNorm();
+      return (b - a).cross(p - a).dot(n) > 1e-3 * nn && (c - b).cross(p - b).dot(n) > 1e-3 * nn &&
+             (a - c).cross(p - c).dot(n) > 1e-3 * nn;
+    };
+    auto ee_cross = [&](double t) {
+      const Vec3 p0 = at(t, 0), p1 = at(t, 1), q0 = at(t, 2), q1 = at(t, 3), n = (p1 - p0).cross(q1 - q0);
+      auto side = [&](const Vec3& a, const Vec3& b, const Vec3& p) { return (b - a).cross(p - a).dot(n); };
+      const double m = 1e-3 * n.squaredNorm();
+      return side(p0, p1, q0) * side(p0, p1, q1) < -m * m && side(q0, q1, p0) * side(q0, q1, p1) < -m * m;
+    };
+    bool pt_hit = false, ee_hit = false;
+    const int samples = 256;
+    for (int k = 0; k < samples; ++k) {
+      const double t0 = double(k) / samples, t1 = double(k + 1) / samples;
+      pt_hit = pt_hit || (pt_volume(t0) * pt_volume(t1) < 0 && pt_inside(t0) && pt_inside(t1));
+      ee_hit = ee_hit || (ee_volume(t0) * ee_volume(t1) < 0 && ee_cross(t0) && ee_cross(t1));
+    }
+    const SweepResult pt = point_triangle_sweep(x0, x1), ee = edge_edge_sweep(x0, x1);
+    crossings += pt_hit + ee_hit;
+    certified += (pt == SweepResult::separated) + (ee == SweepResult::separated);
+    if (pt_hit) CHECK(pt == SweepResult::collision);
+    if (ee_hit) CHECK(ee != SweepResult::separated);
+  }
+  CHECK(crossings > 20);
+  CHECK(certified > 100);  // and it is not trivially refusing everything
+}
+
+TEST_CASE("continuous check: a body jumping through another between frames", "[certify][ccd]") {
+  const Surface box = test::box({0, 0, 0}, {1, 1, 1});
+  const Surface before = test::tet({0.4, 0.4, 1.5}, {0.6, 0.4, 1.5}, {0.4, 0.6, 1.5}, {0.4, 0.4, 1.7});
+  const Surface after = test::translated(before, {0, 0, -3});  // now below the box: both frames clean
+  const auto r = check_motion(states({box, before}), states({box, after}), std::nullopt);
+  CHECK(r.status() != MotionStatus::certified);
+  CHECK(r.collisions > 0);
+  REQUIRE(!r.examples.empty());
+}
+
+TEST_CASE("continuous check certifies clean motions", "[certify][ccd]") {
+  const Surface a = test::sphere({0, 0, 0}, 1, 2);
+  SECTION("a static scene") {
+    const Surface b = test::sphere({2 + 1e-9, 0, 0}, 1, 2);
+    const auto r = check_motion(states({a, b}), states({a, b}), -1.0 - 1e-9);
+    CHECK(r.status() == MotionStatus::certified);
+  }
+  SECTION("approaching to 1e-4 without touching, with a rotation-like shear") {
+    const Surface b0 = test::sphere({2.5, 0, 0}, 1, 2);
+    Surface b1 = test::sphere({2.0 + 1e-4, 0, 0}, 1, 2);
+    const auto r = check_motion(states({a, b0}), states({a, b1}), std::nullopt);
+    CHECK(r.status() == MotionStatus::certified);
+  }
+  SECTION("passing the ground is a collision") {
+    const auto r = check_motion(states({a}), states({test::translated(a, {0, 0, -0.5})}), -1.2);
+    CHECK(r.status() == MotionStatus::collision);
+    CHECK(r.examples.front().kind == MotionPrimitive::point_ground);
+  }
+}
+
+TEST_CASE("continuous check is identical for any thread count", "[certify][ccd]") {
+  const Surface a = test::sphere({0, 0, 0}, 1, 2);
+  const Surface b0 = test::sphere({2.2, 0, 0}, 1, 2), b1 = test::sphere({1.5, 0.3, 0}, 1, 2);  // ends overlapping
+  MotionCheck r[2];
+  for (int threads : {1, 2}) {
+    ThreadLimit limit(threads);
+    r[threads - 1] = check_motion(states({a, b0}), states({a, b1}), std::nullopt);
+  }
+  REQUIRE(r[0].status() != MotionStatus::certified);
+  CHECK(r[0].collisions == r[1].collisions);
+  CHECK(r[0].inconclusive == r[1].inconclusive);
+  CHECK(r[0].primitive_candidates == r[1].primitive_candidates);
+  REQUIRE(r[0].examples.size() == r[1].examples.size());
+  for (std::size_t i = 0; i < r[0].examples.size(); ++i) {
+    CHECK(r[0].examples[i].a == r[1].examples[i].a);
+    CHECK(r[0].examples[i].b == r[1].examples[i].b);
+  }
+}

@@ -1,0 +1,135 @@
+#include <catch2/catch.hpp>
+
+#include "eipc/certify/certify.hpp"
+#include "eipc/certify/obj_frames.hpp"
+#include "test_meshes.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace eipc;
+using namespace eipc::certify;
+namespace fs = std::filesystem;
+
+namespace {
+void write_obj(const fs::path& path, const std::vector<std::pair<std::string, test::Surface>>& bodies) {
+  std::ofstream out(path);
+  out.precision(17);
+  long offset = 1;
+  for (const auto& [name, s] : bodies) {
+    out << "o " << name << "\n";
+    for (int v = 0; v < s.x.rows(); ++v) out << "v " << s.x(v, 0) << " " << s.x(v, 1) << " " << s.x(v, 2) << "\n";
+    for (int f = 0; f < s.faces.rows(); ++f)
+      out << "f " << s.faces(f, 0) + offset << " " << s.faces(f, 1) + offset << " " << s.faces(f, 2) + offset << "\n";
+    offset += s.x.rows();
+  }
+}
+
+struct TempDir {
+  fs::path path;
+  explicit TempDir(const std::string& name) : path(fs::temp_directory_path() / ("eipc_certify_" + name)) {
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+};
+}  // namespace
+
+TEST_CASE("OBJ parsing: objects, groups, polygons, negative indices", "[certify][obj]") {
+  std::istringstream in(
+      "# comment\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\n"
+      "o quad\nf 1/1/1 2/2/2 3//3 4\n"
+      "v 5 5 5\nv 6 5 5\nv 5 6 5\ng ignored_because_o_exists\no tri\nf -3 -2 -1\n");
+  const auto bodies = parse_obj(in, "mem.obj", "default");
+  REQUIRE(bodies.size() == 2);
+  CHECK(bodies[0].name == "quad");
+  CHECK(bodies[0].faces.rows() == 2);  // fan-triangulated quad
+  CHECK(bodies[0].x.rows() == 4);
+  CHECK(bodies[1].name == "tri");
+  CHECK(bodies[1].x.rows() == 3);
+  CHECK(bodies[1].x(0, 0) == 5.0);
+  CHECK(bodies[1].faces(0, 2) == 2);
+
+  std::istringstream groups("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\ng a\nf 1 2 3\ng b\nf 1 2 4\n");
+  CHECK(parse_obj(groups, "g.obj", "x").size() == 2);
+
+  std::istringstream bad("v 0 0 0\nv 1 0 0\nf 1 2 9\n");
+  CHECK_THROWS_AS(parse_obj(bad, "bad.obj", "x"), InputError);
+  std::istringstream bad_v("v 0 zero 0\n");
+  CHECK_THROWS_WITH(parse_obj(bad_v, "bad.obj", "x"), Catch::Contains("bad.obj:1"));
+}
+
+TEST_CASE("natural order of frame files", "[certify][obj]") {
+  CHECK(natural_less("frame2.obj", "frame10.obj"));
+  CHECK_FALSE(natural_less("frame10.obj", "frame2.obj"));
+  CHECK(natural_less("a.obj", "b.obj"));
+}
+
+TEST_CASE("certify command on OBJ frame directories", "[certify][obj]") {
+  const auto box = test::box({0, 0, 0}, {1, 1, 1});
+  const auto near = test::box({1 + 1e-12, 0, 0}, {2, 1, 1});
+  SECTION("one file per frame, bodies as objects: clean, then a failing frame") {
+    TempDir dir("frames");
+    write_obj(dir.path / "f1.obj", {{"left", box}, {"right", near}});
+    write_obj(dir.path / "f2.obj", {{"left", box}, {"right", test::translated(near, {-0.5, 0, 0})}});
+    write_obj(dir.path / "f10.obj", {{"left", box}, {"right", near}});
+    std::ostringstream out, err;
+    CertifyOptions opt;
+    opt.json = true;
+    CHECK(certify_command(dir.path.string(), opt, out, err) == 1);
+    const auto j = nlohmann::json::parse(out.str());
+    REQUIRE(j["frames"].size() == 3);
+    CHECK(j["frames"][0]["ok"] == true);
+    CHECK(j["frames"][1]["ok"] == false);  // f2, sorted naturally before f10
+    CHECK(j["frames"][1]["first"]["kind"] == "triangle_pair");
+    CHECK(j["frames"][1]["first"]["body_a"] == "left");
+    CHECK(j["frames"][1]["first"]["body_b"] == "right");
+    CHECK(j["frames"][2]["ok"] == true);
+    CHECK(j["exit_code"] == 1);
+  }
+  SECTION("one subdirectory per body; continuous jump-through") {
+    TempDir dir("bodies");
+    fs::create_directories(dir.path / "box");
+    fs::create_directories(dir.path / "tet");
+    const auto t = test::tet({0.4, 0.4, 1.5}, {0.6, 0.4, 1.5}, {0.4, 0.6, 1.5}, {0.4, 0.4, 1.7});
+    write_obj(dir.path / "box" / "000.obj", {{"x", box}});
+    write_obj(dir.path / "box" / "001.obj", {{"x", box}});
+    write_obj(dir.path / "tet" / "000.obj", {{"x", t}});
+    write_obj(dir.path / "tet" / "001.obj", {{"x", test::translated(t, {0, 0, -3})}});
+    std::ostringstream out, err;
+    CertifyOptions opt;
+    CHECK(certify_command(dir.path.string(), opt, out, err) == 0);  // every frame is clean
+    CHECK(out.str().find("ALL CLEAR") != std::string::npos);
+    opt.continuous = true;
+    std::ostringstream out2;
+    CHECK(certify_command(dir.path.string(), opt, out2, err) == 1);  // caught only with --continuous
+    CHECK(out2.str().find("collision") != std::string::npos);
+    CHECK(out2.str().find("tet") != std::string::npos);
+  }
+  SECTION("bad input gives exit code 2") {
+    TempDir dir("bad");
+    std::ostringstream out, err;
+    CHECK(certify_command((dir.path / "missing").string(), {}, out, err) == 2);
+    CHECK(certify_command(dir.path.string(), {}, out, err) == 2);  // empty directory
+    std::ofstream(dir.path / "f.obj") << "v 0 0 0\nf 1 2 3\n";
+    CHECK(certify_command(dir.path.string(), {}, out, err) == 2);
+    CHECK(err.str().find("f.obj") != std::string::npos);
+  }
+  SECTION("a trajectory whose ground is touched") {
+    Trajectory tr;
+    tr.header.ground_height = 0.0;
+    tr.header.bodies.push_back({"box", "full", false, box.x, box.faces, {}, std::nullopt});
+    Frame f;
+    f.positions.push_back(box.x);
+    tr.frames.push_back(f);
+    const auto r = certify_trajectory(tr);
+    CHECK(r.exit_code() == 1);
+    CHECK(r.frames[0].check.ground == 4);
+    CertifyOptions lifted;
+    lifted.ground_height = -1e-12;
+    CHECK(certify_trajectory(tr, lifted).exit_code() == 0);
+  }
+}
