@@ -8,5 +8,7 @@ namespace eipc::cli {
 
 void add_run_command(CLI::App& app);
 void add_ccd_command(CLI::App& app);
+void add_certify_command(CLI::App& app);
+void add_embed_command(CLI::App& app);
 
 }  // namespace eipc::cli

@@ -9,6 +9,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   eipc::cli::add_run_command(app);
   eipc::cli::add_ccd_command(app);
+  eipc::cli::add_certify_command(app);
+  eipc::cli::add_embed_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::RuntimeError& e) {  // a subcommand's own exit code

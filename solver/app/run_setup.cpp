@@ -1,5 +1,8 @@
 #include "run_setup.hpp"
 
+#include "eipc/certify/exact_tests.hpp"
+#include "eipc/certify/frame_check.hpp"
+
 #include <nlohmann/json.hpp>
 
 namespace eipc::cli {
@@ -44,6 +47,38 @@ Frame make_frame(const Simulator& sim, const StepStats& stats) {
   f.stats = stats;
   f.pair_forces = sim.contact_forces();
   return f;
+}
+
+certify::FrameCheck check_current_frame(const Simulator& sim) {
+  const std::vector<Positions> x = sim.fine_positions();
+  const std::vector<Body>& bodies = sim.system().bodies();
+  std::vector<certify::BodyState> states;
+  for (std::size_t b = 0; b < bodies.size(); ++b)
+    states.push_back({&x[b], &bodies[b].surface, certify::is_closed_surface(bodies[b].surface)});
+  return certify::check_frame(states, sim.params().ground_height);
+}
+
+void check_initial_state(const Simulator& sim, const std::string& scene_path) {
+  const certify::FrameCheck check = check_current_frame(sim);
+  if (check.ok()) return;
+  const certify::Violation& v = check.examples.front();
+  const auto name = [&](int b) { return b >= 0 ? "'" + sim.system().bodies()[b].name + "'" : std::string("?"); };
+  std::string what;
+  switch (v.kind) {
+    case certify::ViolationKind::degenerate_triangle:
+      what = "body " + name(v.body_a) + " has a degenerate surface triangle " + std::to_string(v.index_a);
+      break;
+    case certify::ViolationKind::ground:
+      what = "body " + name(v.body_a) + " vertex " + std::to_string(v.index_a) + " is at or below the ground";
+      break;
+    case certify::ViolationKind::triangle_pair:
+      what = "surface triangles of bodies " + name(v.body_a) + " and " + name(v.body_b) + " touch or intersect";
+      break;
+    default:
+      what = "body " + name(v.body_a) + " starts inside body " + name(v.body_b);
+  }
+  throw InputError(scene_path + ": the initial configuration is not intersection free (" + what + "; " +
+                   std::to_string(check.total()) + " violations in total, checked exactly)");
 }
 
 }  // namespace eipc::cli

@@ -1,21 +1,6 @@
 // Certification throughput on a ~10k-triangle scene: two icospheres
 // (5120 triangles each) 1e-3 apart. Reports frames per second of the exact
 // per-frame check and of the continuous (motion) check.
-//
-// The bench CMake links eipc_io + eipc_core only, so unless the build defines
-// EIPC_BENCH_LINKS_CERTIFY (and links eipc_certify + CGAL::CGAL), the certify
-// sources are compiled into this file. Without the CGAL target GMP is not
-// linked, so CGAL's exact fallback uses Boost.Multiprecision; that path runs
-// only when the floating-point filter fails (rare), so timings are representative.
-#ifndef EIPC_BENCH_LINKS_CERTIFY
-#define CGAL_DISABLE_GMP 1
-#include "../src/certify/box_overlap.cpp"
-#include "../src/certify/closest_points.cpp"
-#include "../src/certify/exact_tests.cpp"
-#include "../src/certify/frame_check.cpp"
-#include "../src/certify/motion_check.cpp"
-#include "../src/certify/sweep.cpp"
-#endif
 
 #include "../tests/unit/certify/test_meshes.hpp"
 #include "eipc/certify/exact_tests.hpp"

@@ -2,6 +2,7 @@
 
 #include "eipc/certify/exact_tests.hpp"
 #include "eipc/certify/obj_frames.hpp"
+#include "eipc/io/trajectory_file.hpp"
 #include "eipc/util/parallel.hpp"
 
 #include <nlohmann/json.hpp>
@@ -85,9 +86,7 @@ Trajectory load_certify_input(const std::string& path) {
   if (fs::is_directory(path, ec) || fs::path(path).extension() == ".obj" || fs::path(path).extension() == ".OBJ")
     return read_obj_frames(path);
   if (!fs::exists(path, ec)) throw InputError(path + ": no such file or directory");
-  // HDF5 trajectories: io/trajectory_file.hpp (merged separately) provides the
-  // reader; the lead replaces this line with `return read_trajectory(path);`.
-  throw InputError(path + ": HDF5 trajectory reading is not linked into certify yet");
+  return read_trajectory(path);
 }
 
 int certify_command(const std::string& path, const CertifyOptions& options, std::ostream& out, std::ostream& err) {

@@ -1,5 +1,6 @@
 #include "eipc/embedding/lattice_embedding.hpp"
 
+#include <Eigen/LU>
 #include <algorithm>
 #include <array>
 #include <cmath>
