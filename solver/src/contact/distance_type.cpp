@@ -49,7 +49,9 @@ EdgeEdgeDistanceType edge_edge_distance_type(const Vec3& ea0, const Vec3& ea1, c
   using T = EdgeEdgeDistanceType;
   const Vec3 ea = ea1 - ea0, eb = eb1 - eb0, w = ea0 - eb0;
   const double a = ea.squaredNorm(), b = ea.dot(eb), c = eb.squaredNorm(), d = ea.dot(w), e = eb.dot(w);
-  const double D = a * c - b * b;  // = |ea x eb|^2 >= 0 up to round-off
+  // |ea x eb|^2 from the cross product: a c - b^2 cancels catastrophically for
+  // nearly parallel edges (its round-off, ~1e-16 a c, dwarfs the threshold below).
+  const double D = ea.cross(eb).squaredNorm();
   if (D > 1e-20 * a * c) {
     // Minimiser of |ea0 + s ea - eb0 - t eb|^2 over the two lines.
     const double s = (b * e - c * d) / D, t = (a * e - b * d) / D;

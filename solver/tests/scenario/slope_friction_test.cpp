@@ -4,6 +4,7 @@
 #include "scene_builders.hpp"
 
 #include <catch2/catch.hpp>
+#include <Eigen/QR>
 #include <cmath>
 
 using namespace eipc;
