@@ -32,6 +32,8 @@ public:
   double time() const { return step_ * params_.dt; }
   const DofSystem& system() const { return sys_; }
   const SimulationParams& params() const { return params_; }
+  /// Changes gravity from the next step on (e.g. to tilt a settled scene).
+  void set_gravity(const Vec3& g) { params_.gravity = g; }
   const Positions& nodes() const { return q_; }
   const Positions& velocities() const { return v_; }
   /// Full-resolution vertices of every body at the current time.
