@@ -37,6 +37,7 @@ struct Summary {
   std::string status = "complete";
   std::string reason;
   std::string output;
+  PhaseTimes phases;
 };
 
 /// Combines the statistics of the steps between two stored frames.
@@ -59,6 +60,9 @@ void print_summary(const Summary& s, bool as_json) {
                         {"output", s.output}};
     j["min_distance"] = std::isfinite(s.min_distance) ? nlohmann::json(s.min_distance) : nlohmann::json(nullptr);
     if (!s.reason.empty()) j["reason"] = s.reason;
+    j["phase_seconds"] = {{"broad_phase", s.phases.broad_phase}, {"assembly", s.phases.assembly},
+                          {"linear_solve", s.phases.linear_solve}, {"ccd", s.phases.ccd},
+                          {"line_search", s.phases.line_search}};
     fmt::print("{}\n", j.dump(2));
     return;
   }
@@ -70,6 +74,8 @@ void print_summary(const Summary& s, bool as_json) {
   fmt::print("Newton iterations {:.2f} per step (max {})\n", mean_newton, s.newton_max);
   fmt::print("min distance      {}\n", std::isfinite(s.min_distance) ? fmt::format("{:.3e} m", s.min_distance)
                                                                       : std::string("none within dhat"));
+  fmt::print("phases (s)        broad phase {:.3f}, assembly {:.3f}, linear solve {:.3f}, CCD {:.3f}, line search {:.3f}\n",
+             s.phases.broad_phase, s.phases.assembly, s.phases.linear_solve, s.phases.ccd, s.phases.line_search);
   fmt::print("trajectory        {}\n", s.output);
 }
 
@@ -125,6 +131,7 @@ int run(const RunOptions& o) {
   if (progress) fmt::print(stderr, "\n");
   summary.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   summary.simulated = sim.time();
+  summary.phases = sim.phase_times();
   print_summary(summary, o.json);
   if (code == 3) fmt::print(stderr, "error: solver failed at {}\n", summary.reason);
   return code;

@@ -28,6 +28,17 @@ void eliminate_fixed(SparseMatrix& H, VecX& g, const std::vector<bool>& fixed) {
   H += identity;
 }
 
+/// Adds the wall time of its lifetime to a counter.
+class ScopedTimer {
+public:
+  explicit ScopedTimer(double& total) : total_(total), start_(std::chrono::steady_clock::now()) {}
+  ~ScopedTimer() { total_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
+
+private:
+  double& total_;
+  std::chrono::steady_clock::time_point start_;
+};
+
 Positions as_positions(const VecX& v) {
   Positions p(v.size() / 3, 3);
   flat(p) = v;
@@ -97,20 +108,43 @@ Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std:
                           " iterations at t = " + std::to_string(t1) + " s");
     result.iterations = it;
     const Positions x = sys_.collision_positions(q);
-    const ContactSet contacts = potential_.contacts(q, find_candidates(mesh, x, x, dhat));
-    VecX g = potential_.gradient(s, q, contacts);
-    SparseMatrix H = potential_.hessian(s, q, contacts);
-    eliminate_fixed(H, g, fixed);
+    Candidates candidates;
+    {
+      ScopedTimer timer(times_.broad_phase);
+      candidates = find_candidates(mesh, x, x, dhat);
+    }
+    const ContactSet contacts = potential_.contacts(q, candidates);
+    VecX g;
+    SparseMatrix H;
+    {
+      ScopedTimer timer(times_.assembly);
+      g = potential_.gradient(s, q, contacts);
+      H = potential_.hessian(s, q, contacts);
+      eliminate_fixed(H, g, fixed);
+    }
     VecX direction;
-    if (!linear_solver_.solve(H, -g, direction))
+    bool solved;
+    {
+      ScopedTimer timer(times_.linear_solve);
+      solved = linear_solver_.solve(H, -g, direction);
+    }
+    if (!solved)
       throw SolverFailure("linear solve failed (system not positive definite) at t = " + std::to_string(t1) + " s");
     const Positions dq = as_positions(direction);
     if (sys_.max_fine_displacement(dq) / params_.dt < params_.solver.newton_tol) return result;
 
     // Largest collision-free step, then backtracking until the energy decreases.
-    double alpha = std::min(1.0, max_step(q, dq));
-    const Positions x_far = sys_.collision_positions(q + alpha * dq);
-    const Candidates swept = find_candidates(mesh, x, x_far, dhat);
+    double alpha;
+    {
+      ScopedTimer timer(times_.ccd);
+      alpha = std::min(1.0, max_step(q, dq));
+    }
+    Candidates swept;
+    {
+      ScopedTimer timer(times_.broad_phase);
+      swept = find_candidates(mesh, x, sys_.collision_positions(q + alpha * dq), dhat);
+    }
+    ScopedTimer timer(times_.line_search);
     const double e0 = potential_.energy(s, q, contacts);
     for (;;) {
       const Positions trial = q + alpha * dq;

@@ -18,37 +18,48 @@ bool same_pattern(const Eigen::SparseMatrix<double>& a, const Eigen::SparseMatri
 
 }  // namespace
 
-struct LinearSolver::Impl {
-#ifdef EIPC_HAVE_CHOLMOD
-  Eigen::CholmodDecomposition<Eigen::SparseMatrix<double>, Eigen::Lower> solver;
-#else
-  Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, Eigen::Lower> solver;
-#endif
+/// A sparse Cholesky that keeps its symbolic analysis while the pattern stays the same.
+template <class Factorization>
+struct CachedFactorization {
+  Factorization solver;
   Eigen::SparseMatrix<double> pattern;
   bool analysed = false;
+
+  bool solve(const Eigen::SparseMatrix<double>& A, const VecX& b, VecX& x) {
+    if (!analysed || !same_pattern(A, pattern)) {
+      solver.analyzePattern(A);
+      pattern = A;
+      analysed = true;
+    }
+    solver.factorize(A);
+    if (solver.info() != Eigen::Success) return false;
+    x = solver.solve(b);
+    return solver.info() == Eigen::Success && x.allFinite();
+  }
+};
+
+struct LinearSolver::Impl {
+  CachedFactorization<Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, Eigen::Lower>> simplicial;
+#ifdef EIPC_HAVE_CHOLMOD
+  CachedFactorization<Eigen::CholmodDecomposition<Eigen::SparseMatrix<double>, Eigen::Lower>> cholmod;
+#endif
+  const char* last = "none";
 };
 
 LinearSolver::LinearSolver() : impl_(std::make_unique<Impl>()) {}
 LinearSolver::~LinearSolver() = default;
 
 bool LinearSolver::solve(const Eigen::SparseMatrix<double>& A, const VecX& b, VecX& x) {
-  if (!impl_->analysed || !same_pattern(A, impl_->pattern)) {
-    impl_->solver.analyzePattern(A);
-    impl_->pattern = A;
-    impl_->analysed = true;
+#ifdef EIPC_HAVE_CHOLMOD
+  if (A.rows() >= kCholmodMinDofs) {
+    impl_->last = "cholmod";
+    return impl_->cholmod.solve(A, b, x);
   }
-  impl_->solver.factorize(A);
-  if (impl_->solver.info() != Eigen::Success) return false;
-  x = impl_->solver.solve(b);
-  return impl_->solver.info() == Eigen::Success && x.allFinite();
+#endif
+  impl_->last = "eigen-simplicial-ldlt";
+  return impl_->simplicial.solve(A, b, x);
 }
 
-const char* LinearSolver::name() const {
-#ifdef EIPC_HAVE_CHOLMOD
-  return "cholmod";
-#else
-  return "eigen-simplicial-ldlt";
-#endif
-}
+const char* LinearSolver::name() const { return impl_->last; }
 
 }  // namespace eipc

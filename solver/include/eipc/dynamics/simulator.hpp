@@ -21,6 +21,15 @@ public:
   using std::runtime_error::runtime_error;
 };
 
+/// Wall seconds spent in each phase of the Newton solves, summed over all steps.
+struct PhaseTimes {
+  double broad_phase = 0;   ///< candidate pairs (barrier and swept CCD boxes)
+  double assembly = 0;      ///< gradient and Hessian (elasticity, contact, friction, J^T H J)
+  double linear_solve = 0;  ///< sparse Cholesky
+  double ccd = 0;           ///< collision-free step size
+  double line_search = 0;   ///< energy evaluations
+};
+
 class Simulator {
 public:
   Simulator(std::vector<Body> bodies, SimulationParams params);
@@ -40,6 +49,7 @@ public:
   std::vector<Positions> fine_positions() const;
   /// Contact forces between body pairs at the end of the last step.
   const std::vector<BodyPairForce>& contact_forces() const { return forces_; }
+  const PhaseTimes& phase_times() const { return times_; }
   /// Smallest contact distance at the current state (infinity if nothing is within dhat).
   double current_min_distance() const;
 
@@ -61,6 +71,7 @@ private:
   Positions q_, v_;
   long step_ = 0;
   std::vector<BodyPairForce> forces_;
+  PhaseTimes times_;
 };
 
 }  // namespace eipc
