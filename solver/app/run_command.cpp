@@ -88,6 +88,13 @@ int run(const RunOptions& o) {
                                                                     scene.duration, scene.params.dt));
   const long stride = scene.output_every > 0 ? std::max(1L, std::lround(scene.output_every / scene.params.dt)) : 1;
 
+  for (std::size_t b = 0; b < scene.bodies.size(); ++b) {
+    const EmbeddingReport& r = scene.embedding_reports[b];
+    if (scene.bodies[b].embedding == "full") continue;
+    fmt::print(stderr, "body '{}': embedding '{}' with {} nodes, {} tets; {} of {} vertices extrapolated (farthest {:.3g} m)\n",
+               scene.bodies[b].name, scene.bodies[b].embedding, scene.bodies[b].num_nodes(),
+               scene.bodies[b].elements.rows(), r.extrapolated, r.vertices, r.max_outside);
+  }
   ThreadLimit threads(o.threads);
   const std::string out = o.out.value_or(scene.name + ".h5");
   TrajectoryHeader header = make_header(scene, threads.threads());

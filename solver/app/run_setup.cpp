@@ -34,6 +34,8 @@ TrajectoryHeader make_header(const Scene& scene, int threads) {
     tb.rest = b.fine_rest;
     tb.surface = b.surface;
     tb.tets = b.fine_tets;
+    if (b.fine_element.size() > 0)
+      tb.embedding_data = EmbeddingData{b.node_rest, b.elements, b.fine_element, b.fine_map.weights};
     h.bodies.push_back(std::move(tb));
   }
   return h;

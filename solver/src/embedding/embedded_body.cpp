@@ -29,13 +29,20 @@ Body embed_body(const Body& full, const TetMesh& emb, const std::string& name, c
     throw InputError(msg.str());
   }
 
-  // Fine volume per vertex (a quarter of each adjacent fine tet), summed per coarse tet.
+  // Fine volume inside each coarse tet: every fine tet is split into four equal
+  // parts, each located at its own centre (midway between the centroid and a
+  // corner). Totals are exact, and an embedding equal to the fine mesh gives
+  // every tet exactly its own volume (the points lie strictly inside it).
   const VecX fine_volumes = tet_signed_volumes(full.fine_rest, full.fine_tets);
-  VecX vertex_volume = VecX::Zero(full.fine_rest.rows());
-  for (Eigen::Index t = 0; t < full.fine_tets.rows(); ++t)
-    for (int j = 0; j < 4; ++j) vertex_volume[full.fine_tets(t, j)] += 0.25 * fine_volumes[t];
+  Positions quarter_points(4 * full.fine_tets.rows(), 3);
+  for (Eigen::Index t = 0; t < full.fine_tets.rows(); ++t) {
+    Eigen::RowVector3d centroid = Eigen::RowVector3d::Zero();
+    for (int j = 0; j < 4; ++j) centroid += 0.25 * full.fine_rest.row(full.fine_tets(t, j));
+    for (int j = 0; j < 4; ++j) quarter_points.row(4 * t + j) = 0.5 * (centroid + full.fine_rest.row(full.fine_tets(t, j)));
+  }
+  const std::vector<TetLocation> quarter_loc = locate_points(emb.vertices, emb.tets, quarter_points);
   VecX tet_volume = VecX::Zero(emb.tets.rows());
-  for (std::size_t v = 0; v < loc.size(); ++v) tet_volume[loc[v].tet] += vertex_volume[static_cast<Eigen::Index>(v)];
+  for (std::size_t k = 0; k < quarter_loc.size(); ++k) tet_volume[quarter_loc[k].tet] += 0.25 * fine_volumes[k / 4];
 
   // Keep tets that carry volume and the nodes that carry weight.
   std::vector<int> node_index(emb.vertices.rows(), -1);
@@ -44,11 +51,13 @@ Body embed_body(const Body& full, const TetMesh& emb, const std::string& name, c
     for (int j = 0; j < 4; ++j)
       if (l.weights[j] != 0.0) weighted[emb.tets(l.tet, j)] = 1;
   std::vector<int> kept_tets;
+  std::vector<int> element_index(emb.tets.rows(), -1);
   for (Eigen::Index t = 0; t < emb.tets.rows(); ++t) {
     if (tet_volume[t] <= 0.0) {
       ++r.dropped_tets;
       continue;
     }
+    element_index[t] = static_cast<int>(kept_tets.size());
     kept_tets.push_back(static_cast<int>(t));
     for (int j = 0; j < 4; ++j)
       if (!weighted[emb.tets(t, j)])
@@ -73,6 +82,8 @@ Body embed_body(const Body& full, const TetMesh& emb, const std::string& name, c
   }
   b.fine_map.nodes.resize(r.vertices, 4);
   b.fine_map.weights.resize(r.vertices, 4);
+  b.fine_element.resize(r.vertices);
+  for (int v = 0; v < r.vertices; ++v) b.fine_element[v] = element_index[loc[v].tet];
   for (int v = 0; v < r.vertices; ++v)
     for (int j = 0; j < 4; ++j) {
       const int node = node_index[emb.tets(loc[v].tet, j)];

@@ -1,5 +1,6 @@
 #include "eipc/scene/scene.hpp"
 
+#include "eipc/embedding/embedded_body.hpp"
 #include "eipc/mesh/read_mesh.hpp"
 #include "eipc/mesh/surface.hpp"
 #include "eipc/mesh/transform.hpp"
@@ -144,7 +145,22 @@ void apply_transform(const Field& f, Positions& x) {
   x = transformed(x, t, Vec3::Zero());
 }
 
-Body read_body(const Field& f, const std::filesystem::path& dir, const SceneOverrides& overrides) {
+/// Replaces a full-space body's nodes by its embedding: "affine" (one enclosing
+/// tet) or a mesh from `embeddings`, given in the body mesh's own frame.
+Body read_embedding(const Field& f, const std::filesystem::path& dir, const Body& full, const std::string& name,
+                    EmbeddingReport& report) {
+  if (name == "affine") return embed_body(full, enclosing_tet(full.fine_rest), name, f.at("name").string(), &report);
+  const Field entry = f.at("embeddings").child(name.c_str());
+  if (entry.string() == "affine") return embed_body(full, enclosing_tet(full.fine_rest), name, f.at("name").string(), &report);
+  const std::string path = (dir / entry.string()).string();
+  TetMesh emb = read_tet_mesh(path);
+  if (f.has("transform")) apply_transform(f.child("transform"), emb.vertices);
+  validate_tet_mesh(emb, path);
+  return embed_body(full, emb, name, path, &report);
+}
+
+Body read_body(const Field& f, const std::filesystem::path& dir, const SceneOverrides& overrides,
+               EmbeddingReport& report) {
   f.require_object();
   const std::string name = f.at("name").string();
   const bool kinematic = f.boolean_or("kinematic", false);
@@ -155,8 +171,9 @@ Body read_body(const Field& f, const std::filesystem::path& dir, const SceneOver
     const bool has_named = f.has("embeddings") && f.at("embeddings").value().contains(*overrides.embedding);
     if (*overrides.embedding == "full" || has_named) embedding = *overrides.embedding;
   }
-  if (embedding != "full")
-    f.child("embedding").fail("embedding '" + embedding + "' is not supported yet (only \"full\")");
+  if (embedding != "full" && embedding != "affine" &&
+      !(f.has("embeddings") && f.at("embeddings").value().is_object() && f.at("embeddings").value().contains(embedding)))
+    f.child("embedding").fail("unknown embedding '" + embedding + "': use \"full\", \"affine\" or a key of 'embeddings'");
 
   Body body;
   const std::string ext = std::filesystem::path(mesh_path).extension().string();
@@ -184,6 +201,7 @@ Body read_body(const Field& f, const std::filesystem::path& dir, const SceneOver
     body = make_full_space_body(name, m.vertices, m.tets, surface, material);
     if (f.has("material")) body.rayleigh_beta = f.child("material").number_or("rayleigh_beta", 0.0);
     if (body.rayleigh_beta < 0) f.child("material").child("rayleigh_beta").fail("must be >= 0");
+    if (embedding != "full") body = read_embedding(f, dir, body, embedding, report);
   }
   body.kinematic = kinematic;
   body.embedding = embedding;
@@ -295,7 +313,9 @@ Scene load_scene(const std::string& path, const SceneOverrides& overrides) {
   const auto dir = std::filesystem::path(path).parent_path();
   std::set<std::string> names;
   for (std::size_t i = 0; i < bodies.value().size(); ++i) {
-    scene.bodies.push_back(read_body(bodies.index(i), dir, overrides));
+    EmbeddingReport report;
+    scene.bodies.push_back(read_body(bodies.index(i), dir, overrides, report));
+    scene.embedding_reports.push_back(report);
     if (!names.insert(scene.bodies.back().name).second)
       bodies.index(i).child("name").fail("duplicate body name '" + scene.bodies.back().name + "'");
   }

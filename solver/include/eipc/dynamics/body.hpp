@@ -40,6 +40,7 @@ struct Body {
   Tets elements;                 ///< elastic tets on the nodes
   VecX element_volumes;          ///< fine-mesh volume represented by each element
   NodeMap fine_map;              ///< fine vertex -> nodes
+  Eigen::VectorXi fine_element;  ///< embedded bodies: the element holding each fine vertex (empty if full)
   std::string embedding = "full";
 
   Vec3 initial_velocity = Vec3::Zero();

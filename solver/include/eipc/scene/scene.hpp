@@ -3,6 +3,7 @@
 
 #include "eipc/dynamics/body.hpp"
 #include "eipc/dynamics/params.hpp"
+#include "eipc/embedding/embedded_body.hpp"
 
 #include <nlohmann/json.hpp>
 #include <string>
@@ -26,6 +27,7 @@ struct Scene {
   double output_every = 0.0; ///< store a frame every this many seconds (0: every step)
   SimulationParams params;
   std::vector<Body> bodies;
+  std::vector<EmbeddingReport> embedding_reports;  ///< per body (all zero for full-space bodies)
 };
 
 /// Loads and validates a scene; every problem is an InputError naming the file and field.
