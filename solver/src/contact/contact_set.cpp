@@ -11,7 +11,7 @@
 namespace eipc {
 namespace {
 
-Vec3 row(const Positions& x, int i) { return x.row(i).transpose(); }
+Vec3 contact_row(const Positions& x, int i) { return x.row(i).transpose(); }
 
 // Builds the contact for one candidate; returns false when it is inactive or shares a vertex.
 bool make_point_triangle(const CollisionMesh& mesh, const Positions& x, const PointTriangleCandidate& cand,
@@ -19,8 +19,8 @@ bool make_point_triangle(const CollisionMesh& mesh, const Positions& x, const Po
   const int p = cand.vertex, f0 = mesh.faces(cand.face, 0), f1 = mesh.faces(cand.face, 1),
             f2 = mesh.faces(cand.face, 2);
   if (p == f0 || p == f1 || p == f2) return false;
-  const auto type = point_triangle_distance_type(row(x, p), row(x, f0), row(x, f1), row(x, f2));
-  const double d2 = point_triangle_distance_sq(row(x, p), row(x, f0), row(x, f1), row(x, f2), type);
+  const auto type = point_triangle_distance_type(contact_row(x, p), contact_row(x, f0), contact_row(x, f1), contact_row(x, f2));
+  const double d2 = point_triangle_distance_sq(contact_row(x, p), contact_row(x, f0), contact_row(x, f1), contact_row(x, f2), type);
   if (!(d2 < dhat * dhat)) return false;
   out.kind = ContactKind::point_triangle;
   out.vertices = {p, f0, f1, f2};
@@ -33,14 +33,14 @@ bool make_edge_edge(const CollisionMesh& mesh, const Positions& x, const EdgeEdg
   const int a0 = mesh.edges(cand.edge_a, 0), a1 = mesh.edges(cand.edge_a, 1), b0 = mesh.edges(cand.edge_b, 0),
             b1 = mesh.edges(cand.edge_b, 1);
   if (a0 == b0 || a0 == b1 || a1 == b0 || a1 == b1) return false;
-  const auto type = edge_edge_distance_type(row(x, a0), row(x, a1), row(x, b0), row(x, b1));
-  const double d2 = edge_edge_distance_sq(row(x, a0), row(x, a1), row(x, b0), row(x, b1), type);
+  const auto type = edge_edge_distance_type(contact_row(x, a0), contact_row(x, a1), contact_row(x, b0), contact_row(x, b1));
+  const double d2 = edge_edge_distance_sq(contact_row(x, a0), contact_row(x, a1), contact_row(x, b0), contact_row(x, b1), type);
   if (!(d2 < dhat * dhat)) return false;
   out.kind = ContactKind::edge_edge;
   out.vertices = {a0, a1, b0, b1};
   out.ee_type = type;
-  out.eps_x = edge_edge_mollifier_threshold(row(mesh.rest, a0), row(mesh.rest, a1), row(mesh.rest, b0),
-                                            row(mesh.rest, b1));
+  out.eps_x = edge_edge_mollifier_threshold(contact_row(mesh.rest, a0), contact_row(mesh.rest, a1), contact_row(mesh.rest, b0),
+                                            contact_row(mesh.rest, b1));
   return true;
 }
 
@@ -89,9 +89,9 @@ double contact_distance(const Contact& c, const Positions& x, std::optional<doub
   const auto& v = c.vertices;
   switch (c.kind) {
     case ContactKind::point_triangle:
-      return std::sqrt(point_triangle_distance_sq(row(x, v[0]), row(x, v[1]), row(x, v[2]), row(x, v[3]), c.pt_type));
+      return std::sqrt(point_triangle_distance_sq(contact_row(x, v[0]), contact_row(x, v[1]), contact_row(x, v[2]), contact_row(x, v[3]), c.pt_type));
     case ContactKind::edge_edge:
-      return std::sqrt(edge_edge_distance_sq(row(x, v[0]), row(x, v[1]), row(x, v[2]), row(x, v[3]), c.ee_type));
+      return std::sqrt(edge_edge_distance_sq(contact_row(x, v[0]), contact_row(x, v[1]), contact_row(x, v[2]), contact_row(x, v[3]), c.ee_type));
     case ContactKind::point_ground:
       return x(v[0], 2) - ground_height.value_or(0.0);
   }

@@ -7,7 +7,7 @@
 namespace eipc {
 namespace {
 // x = (p, t0, t1, t2); a = p - t0, n = (t1 - t0) x (t2 - t0).
-detail::ProjectedSquare<12> make(const Vec3& p, const Vec3& t0, const Vec3& t1, const Vec3& t2) {
+detail::ProjectedSquare<12> make_point_plane(const Vec3& p, const Vec3& t0, const Vec3& t1, const Vec3& t2) {
   detail::ProjectedSquare<12> f;
   f.u = t1 - t0;
   f.v = t2 - t0;
@@ -21,13 +21,13 @@ detail::ProjectedSquare<12> make(const Vec3& p, const Vec3& t0, const Vec3& t1, 
 }  // namespace
 
 double point_plane_distance_sq(const Vec3& p, const Vec3& t0, const Vec3& t1, const Vec3& t2) {
-  return make(p, t0, t1, t2).value();
+  return make_point_plane(p, t0, t1, t2).value();
 }
 Vec<12> point_plane_distance_sq_gradient(const Vec3& p, const Vec3& t0, const Vec3& t1, const Vec3& t2) {
-  return make(p, t0, t1, t2).gradient();
+  return make_point_plane(p, t0, t1, t2).gradient();
 }
 Mat<12> point_plane_distance_sq_hessian(const Vec3& p, const Vec3& t0, const Vec3& t1, const Vec3& t2) {
-  return make(p, t0, t1, t2).hessian();
+  return make_point_plane(p, t0, t1, t2).hessian();
 }
 
 }  // namespace eipc

@@ -20,25 +20,28 @@ constexpr int kKuhn[6][4] = {{0, 1, 3, 7}, {0, 1, 5, 7}, {0, 2, 3, 7}, {0, 2, 6,
 
 }  // namespace
 
-TetMesh lattice_embedding_with_spacing(const Positions& x, double spacing) {
+namespace {
+
+/// Lattice of cells[d] boxes per axis spanning the points' bounding box (grown
+/// by a relative 1e-6 so boundary points fall inside), keeping occupied cells.
+TetMesh lattice_with_cells(const Positions& x, const Eigen::Array3i& cells) {
   const Vec3 lo = x.colwise().minCoeff().transpose(), hi = x.colwise().maxCoeff().transpose();
-  // Centre the lattice on the body so the margin is the same on both sides.
-  Eigen::Array3i cells;
-  for (int d = 0; d < 3; ++d) cells[d] = std::max(1, static_cast<int>(std::ceil((hi[d] - lo[d]) / spacing * (1 + 1e-9))));
-  const Vec3 origin = 0.5 * (lo + hi) - 0.5 * spacing * cells.cast<double>().matrix();
+  const Vec3 extent = (hi - lo).cwiseMax(1e-9 * (hi - lo).norm());
+  const Vec3 origin = lo - 1e-6 * extent;
+  const Vec3 spacing = (1 + 2e-6) * extent.cwiseQuotient(cells.cast<double>().matrix());
 
   std::set<Cell> occupied;
   for (Eigen::Index i = 0; i < x.rows(); ++i) {
     Cell c;
     for (int d = 0; d < 3; ++d)
-      c[d] = std::clamp(static_cast<int>(std::floor((x(i, d) - origin[d]) / spacing)), 0, cells[d] - 1);
+      c[d] = std::clamp(static_cast<int>(std::floor((x(i, d) - origin[d]) / spacing[d])), 0, cells[d] - 1);
     occupied.insert(c);
   }
   std::map<Cell, int> corner_index;
   std::vector<Vec3> corners;
   auto corner = [&](const Cell& k) {
     auto [it, inserted] = corner_index.emplace(k, static_cast<int>(corners.size()));
-    if (inserted) corners.push_back(origin + spacing * Vec3(k[0], k[1], k[2]));
+    if (inserted) corners.push_back(origin + Vec3(k[0], k[1], k[2]).cwiseProduct(spacing));
     return it->second;
   };
   std::vector<Eigen::RowVector4i> tets;
@@ -61,23 +64,51 @@ TetMesh lattice_embedding_with_spacing(const Positions& x, double spacing) {
   return m;
 }
 
+Eigen::Array3i cells_for_spacing(const Positions& x, double spacing) {
+  const Vec3 extent = x.colwise().maxCoeff() - x.colwise().minCoeff();
+  Eigen::Array3i cells;
+  for (int d = 0; d < 3; ++d) cells[d] = std::max(1, static_cast<int>(std::ceil(extent[d] / spacing)));
+  return cells;
+}
+
+}  // namespace
+
+TetMesh lattice_embedding_with_spacing(const Positions& x, double spacing) {
+  return lattice_with_cells(x, cells_for_spacing(x, spacing));
+}
+
 TetMesh lattice_embedding(const Positions& x, int target_vertices) {
   if (target_vertices < 8) throw InputError("embed: --vertices must be at least 8 (one cube)");
   if (x.rows() == 0) throw InputError("embed: the mesh has no vertices");
   const double diagonal = (x.colwise().maxCoeff() - x.colwise().minCoeff()).norm();
   if (!(diagonal > 0)) throw InputError("embed: the mesh has zero extent");
-  // Vertex count falls roughly monotonically with the spacing: scan a fine log grid, keep the closest.
   TetMesh best;
   long best_error = -1;
-  for (int i = 0; i <= 400; ++i) {
-    const double spacing = diagonal * std::pow(10.0, -2.5 + 2.5 * i / 400.0);
-    TetMesh m = lattice_embedding_with_spacing(x, spacing);
+  Eigen::Array3i best_cells;
+  auto consider = [&](const Eigen::Array3i& cells) {
+    TetMesh m = lattice_with_cells(x, cells);
     const long error = std::labs(static_cast<long>(m.vertices.rows()) - target_vertices);
     if (best_error < 0 || error < best_error) {
       best_error = error;
+      best_cells = cells;
       best = std::move(m);
     }
+  };
+  // Cube-like cells: scan the spacing on a log grid (the count falls roughly
+  // monotonically with it), then adjust each axis's cell count around the best.
+  Eigen::Array3i previous(-1, -1, -1);
+  for (int i = 0; i <= 400; ++i) {
+    const Eigen::Array3i cells = cells_for_spacing(x, diagonal * std::pow(10.0, -2.5 + 2.5 * i / 400.0));
+    if ((cells != previous).any()) consider(cells);
+    previous = cells;
   }
+  const Eigen::Array3i centre = best_cells;
+  for (int dx = -2; dx <= 2; ++dx)
+    for (int dy = -2; dy <= 2; ++dy)
+      for (int dz = -2; dz <= 2; ++dz) {
+        const Eigen::Array3i cells = (centre + Eigen::Array3i(dx, dy, dz)).max(1);
+        if ((cells != centre).any()) consider(cells);
+      }
   if (best_error > 0.2 * target_vertices)
     throw InputError("embed: no lattice has within 20% of " + std::to_string(target_vertices) +
                      " vertices (closest: " + std::to_string(best.vertices.rows()) + ")");

@@ -22,14 +22,14 @@ std::string base_path(const std::string& path) {
   return path.substr(0, path.size() - ext.size());
 }
 
-void expect_line(TextFile& f, Tokens& t, const char* what) {
+void expect_tetgen_line(TextFile& f, Tokens& t, const char* what) {
   if (!f.next_line(t, '#')) f.fail_eof(what);
 }
 
 Positions read_nodes(const std::string& path, int& base) {
   TextFile f(path);
   Tokens t;
-  expect_line(f, t, "the .node header");
+  expect_tetgen_line(f, t, "the .node header");
   if (t.size() < 2) f.fail(".node header needs '<#points> <dimension> [<#attributes> <#markers>]'");
   const long long n = f.to_integer(t[0], "number of points");
   const int dim = f.to_int(t[1], "dimension");
@@ -41,7 +41,7 @@ Positions read_nodes(const std::string& path, int& base) {
   const std::size_t values = 4 + static_cast<std::size_t>(nattr + nmark);
   Positions x(n, 3);
   for (long long i = 0; i < n; ++i) {
-    expect_line(f, t, ("point " + std::to_string(i + 1) + " of " + std::to_string(n)).c_str());
+    expect_tetgen_line(f, t, ("point " + std::to_string(i + 1) + " of " + std::to_string(n)).c_str());
     if (t.size() != values)
       f.fail("point line needs " + std::to_string(values) + " values (index x y z + attributes/marker), found " +
              std::to_string(t.size()));
@@ -63,7 +63,7 @@ Positions read_nodes(const std::string& path, int& base) {
 Tets read_elements(const std::string& path, int base, Eigen::Index num_points) {
   TextFile f(path);
   Tokens t;
-  expect_line(f, t, "the .ele header");
+  expect_tetgen_line(f, t, "the .ele header");
   if (t.size() < 2) f.fail(".ele header needs '<#tetrahedra> <nodes per tetrahedron> [<#attributes>]'");
   const long long m = f.to_integer(t[0], "number of tetrahedra");
   const int per = f.to_int(t[1], "nodes per tetrahedron");
@@ -75,7 +75,7 @@ Tets read_elements(const std::string& path, int base, Eigen::Index num_points) {
   const std::size_t values = 5 + static_cast<std::size_t>(nattr);
   Tets tets(m, 4);
   for (long long e = 0; e < m; ++e) {
-    expect_line(f, t, ("tetrahedron " + std::to_string(e + 1) + " of " + std::to_string(m)).c_str());
+    expect_tetgen_line(f, t, ("tetrahedron " + std::to_string(e + 1) + " of " + std::to_string(m)).c_str());
     if (t.size() != values)
       f.fail("tetrahedron line needs " + std::to_string(values) + " values (index, 4 vertices, attributes), found " +
              std::to_string(t.size()) + " (wrong vertex count?)");

@@ -18,7 +18,7 @@ using mesh_detail::TextFile;
 constexpr int kVtkTetra = 10;
 
 /// VTK volume cell types other than the linear tetrahedron.
-bool is_other_volume_type(int type) {
+bool is_other_vtk_volume_type(int type) {
   switch (type) {
     case 11: case 12: case 13: case 14: case 15: case 16: case 24: case 25: case 26: case 27:
     case 29: case 31: case 32: case 33: case 42:
@@ -131,7 +131,7 @@ TetMesh read_vtk(const std::string& path) {
   std::vector<Eigen::Index> tet_cells;
   for (std::size_t c = 0; c < num_cells; ++c) {
     const long long k = cells.offsets[c + 1] - cells.offsets[c];
-    if (is_other_volume_type(types[c]))
+    if (is_other_vtk_volume_type(types[c]))
       throw InputError(path + ": cell " + std::to_string(c) + " has unsupported volume cell type " +
                        std::to_string(types[c]) + " (only tetrahedra, type 10)");
     if (types[c] != kVtkTetra) continue;

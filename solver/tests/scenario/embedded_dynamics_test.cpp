@@ -1,0 +1,105 @@
+// Embedded bodies in simulation: the identity embedding is the full-space
+// method, free fall is exact, and coarse/affine embeddings behave like the
+// full-space body they approximate.
+#include "eipc/embedding/embedded_body.hpp"
+#include "eipc/embedding/lattice_embedding.hpp"
+#include "eipc/mesh/primitives.hpp"
+#include "scene_builders.hpp"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+
+using namespace eipc;
+
+namespace {
+
+Body soft_cube() {
+  return test::make_box("cube", Vec3(0, 0, 0.002), Vec3(0.1, 0.1, 0.102), 3,
+                        test::material(ElasticModel::linear_corotated, 1e5, 0.4, 1000));
+}
+
+SimulationParams ground_params() {
+  SimulationParams p;
+  p.dt = 0.01;
+  p.ground_height = 0.0;
+  p.contact.friction = 0.5;
+  return p;
+}
+
+Positions run(const Body& body, const SimulationParams& p, int steps, Vec3 velocity = Vec3::Zero()) {
+  Body b = body;
+  b.initial_velocity = velocity;
+  Simulator sim({b}, p);
+  for (int n = 0; n < steps; ++n) sim.step();
+  return sim.fine_positions()[0];
+}
+
+}  // namespace
+
+TEST_CASE("the identity embedding reproduces the full-space run", "[scenario][embedding]") {
+  const Body full = soft_cube();
+  const Body identity = embed_body(full, TetMesh{full.fine_rest, full.fine_tets}, "identity", "test");
+  const Vec3 v(0.3, 0.1, -0.5);
+  const Positions a = run(full, ground_params(), 30, v);
+  const Positions b = run(identity, ground_params(), 30, v);
+  const double rel = (a - b).norm() / (a - full.fine_rest).norm();
+  INFO("relative difference " << rel);
+  CHECK(rel < 1e-12);
+}
+
+TEST_CASE("an embedded body falls exactly like backward Euler's closed form", "[scenario][embedding]") {
+  Body full = soft_cube();
+  const Body low = embed_body(full, lattice_embedding(full.fine_rest, 20), "low", "test");
+  SimulationParams p;
+  p.dt = 0.01;
+  const Vec3 v0(0.5, 0, 1);
+  const Positions x = run(low, p, 25, v0);
+  Vec3 v = v0, shift = Vec3::Zero();
+  for (int n = 0; n < 25; ++n) {
+    v += p.dt * p.gravity;
+    shift += p.dt * v;
+  }
+  const double err = (x.rowwise() - shift.transpose() - full.fine_rest).cwiseAbs().maxCoeff();
+  INFO("max deviation " << err << " m");
+  CHECK(err < 1e-12);
+}
+
+TEST_CASE("mass and momentum are the same for full and embedded bodies", "[scenario][embedding]") {
+  const Body full = soft_cube();
+  const Body low = embed_body(full, lattice_embedding(full.fine_rest, 20), "low", "test");
+  SimulationParams p;
+  p.dt = 0.01;
+  const Simulator a({full}, p), b({low}, p);
+  CHECK(a.system().node_mass().sum() == Approx(b.system().node_mass().sum()).epsilon(1e-12));
+  CHECK(a.system().node_mass().sum() == Approx(1000 * 0.1 * 0.1 * 0.1).epsilon(1e-12));
+  // Centre of mass: M-weighted mean of the nodes equals the fine centre of mass.
+  const Positions ga = a.system().gravity_force(Vec3(0, 0, -1)), gb = b.system().gravity_force(Vec3(0, 0, -1));
+  CHECK(ga.col(2).sum() == Approx(gb.col(2).sum()).epsilon(1e-12));
+}
+
+TEST_CASE("stiff affine and embedded bodies rest and slide like the full-space body", "[scenario][embedding]") {
+  const Material stiff = test::material(ElasticModel::linear_corotated, 1e7, 0.3, 1000);
+  const Body full = test::make_box("block", Vec3(0, 0, 5e-4), Vec3(0.1, 0.1, 0.1005), 2, stiff);
+  const Body affine = embed_body(full, enclosing_tet(full.fine_rest), "affine", "test");
+  const Body low = embed_body(full, lattice_embedding(full.fine_rest, 20), "low", "test");
+  const double theta = std::atan(0.5);
+  auto slide = [&](const Body& body) {
+    SimulationParams p = ground_params();
+    p.contact.friction = 0.3;
+    p.gravity = 9.81 * Vec3(std::sin(theta), 0, -std::cos(theta));
+    Simulator sim({body}, p);
+    for (int n = 0; n < 60; ++n) sim.step();
+    return std::make_pair(test::body_centroid(sim, 0), sim.fine_positions()[0].col(2).minCoeff());
+  };
+  const auto [c_full, gap_full] = slide(full);
+  const double travelled = c_full.x() - 0.05;
+  INFO("full-space block slid " << travelled << " m");
+  REQUIRE(travelled > 0.05);
+  for (const Body* b : {&affine, &low}) {
+    const auto [c, gap] = slide(*b);
+    INFO(b->embedding << " slid " << c.x() - 0.05 << " m, gap " << gap);
+    CHECK(c.x() - 0.05 == Approx(travelled).epsilon(0.02));
+    CHECK(gap > 0.0);
+    CHECK(gap < 1e-3);
+  }
+}
