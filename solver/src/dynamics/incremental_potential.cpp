@@ -79,7 +79,8 @@ VecX IncrementalPotential::gradient(const StepState& s, const Positions& q, cons
   return g;
 }
 
-SparseMatrix IncrementalPotential::hessian(const StepState& s, const Positions& q, const ContactSet& contacts) const {
+SparseMatrix IncrementalPotential::hessian(const StepState& s, const Positions& q, const ContactSet& contacts,
+                                           bool project) const {
   const double h2 = params_.dt * params_.dt;
   const int n = sys_.num_dofs();
   Triplets t;
@@ -87,7 +88,7 @@ SparseMatrix IncrementalPotential::hessian(const StepState& s, const Positions& 
   Triplets elastic;
   for (std::size_t i = 0; i < sys_.elastic_bodies().size(); ++i) {
     const int body = sys_.elastic_body_index()[i];
-    sys_.elastic_bodies()[i].add_hessian_triplets(body_nodes(sys_, body, q), elastic, 3 * sys_.node_offset(body), true);
+    sys_.elastic_bodies()[i].add_hessian_triplets(body_nodes(sys_, body, q), elastic, 3 * sys_.node_offset(body), project);
   }
   for (const auto& e : elastic) t.emplace_back(e.row(), e.col(), h2 * e.value());
   for (const PrescribedTarget& p : s.targets)
@@ -97,10 +98,10 @@ SparseMatrix IncrementalPotential::hessian(const StepState& s, const Positions& 
 
   const Positions x = sys_.collision_positions(q);
   const CollisionMesh& mesh = sys_.collision_mesh();
-  Triplets contact = barrier_potential_hessian(mesh, x, contacts, params_.contact.dhat, true);
+  Triplets contact = barrier_potential_hessian(mesh, x, contacts, params_.contact.dhat, project);
   for (auto& c : contact) c = {c.row(), c.col(), params_.contact.kappa * c.value()};
   if (s.friction) {
-    const Triplets f = friction_potential_hessian(x, s.x_prev, *s.friction, true);
+    const Triplets f = friction_potential_hessian(x, s.x_prev, *s.friction, project);
     contact.insert(contact.end(), f.begin(), f.end());
   }
   if (!contact.empty()) {

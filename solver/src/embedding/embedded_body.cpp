@@ -41,15 +41,28 @@ Body embed_body(const Body& full, const TetMesh& emb, const std::string& name, c
     for (int j = 0; j < 4; ++j) quarter_points.row(4 * t + j) = 0.5 * (centroid + full.fine_rest.row(full.fine_tets(t, j)));
   }
   const std::vector<TetLocation> quarter_loc = locate_points(emb.vertices, emb.tets, quarter_points);
-  VecX tet_volume = VecX::Zero(emb.tets.rows());
-  for (std::size_t k = 0; k < quarter_loc.size(); ++k) tet_volume[quarter_loc[k].tet] += 0.25 * fine_volumes[k / 4];
 
-  // Keep tets that carry volume and the nodes that carry weight.
+  // Nodes that some fine vertex depends on (the others would carry no mass).
   std::vector<int> node_index(emb.vertices.rows(), -1);
   std::vector<char> weighted(emb.vertices.rows(), 0);
   for (const TetLocation& l : loc)
     for (int j = 0; j < 4; ++j)
       if (l.weights[j] != 0.0) weighted[emb.tets(l.tet, j)] = 1;
+  auto all_weighted = [&](int t) {
+    for (int j = 0; j < 4; ++j)
+      if (!weighted[emb.tets(t, j)]) return false;
+    return true;
+  };
+  // A quarter landing in a tet with a massless node goes to the tet of its own
+  // corner vertex instead, so every tet with volume has mass at all its nodes.
+  VecX tet_volume = VecX::Zero(emb.tets.rows());
+  for (std::size_t k = 0; k < quarter_loc.size(); ++k) {
+    const int tet = all_weighted(quarter_loc[k].tet) ? quarter_loc[k].tet
+                                                     : loc[full.fine_tets(static_cast<Eigen::Index>(k / 4), k % 4)].tet;
+    tet_volume[tet] += 0.25 * fine_volumes[static_cast<Eigen::Index>(k / 4)];
+  }
+
+  // Keep tets that carry volume.
   std::vector<int> kept_tets;
   std::vector<int> element_index(emb.tets.rows(), -1);
   for (Eigen::Index t = 0; t < emb.tets.rows(); ++t) {

@@ -45,7 +45,8 @@ public:
 
   double energy(const StepState& s, const Positions& q, const ContactSet& contacts) const;
   VecX gradient(const StepState& s, const Positions& q, const ContactSet& contacts) const;
-  SparseMatrix hessian(const StepState& s, const Positions& q, const ContactSet& contacts) const;
+  /// With `project`, per-element and per-contact blocks are projected to PSD (projected Newton).
+  SparseMatrix hessian(const StepState& s, const Positions& q, const ContactSet& contacts, bool project = true) const;
 
   /// beta h K(q) summed over damped bodies (K the projected elastic Hessian).
   SparseMatrix damping_matrix(const Positions& q) const;

@@ -22,7 +22,8 @@ constexpr double kMaxExtrapolation = 0.05;
 
 /// Replaces a full-space body's nodes and elements by an embedding mesh (same
 /// frame as the body's rest vertices). Each coarse tet gets the fine volume of
-/// the fine tets inside it (each fine tet counted in four quarters), so mass and
+/// the fine tets inside it (each fine tet counted in four quarters; a quarter in a
+/// tet with a massless node goes to its corner vertex's tet), so mass and
 /// volume totals are exact. Throws InputError (naming `source`) when a vertex
 /// is farther outside than kMaxExtrapolation, or the embedding is unusable.
 Body embed_body(const Body& full, const TetMesh& embedding, const std::string& name, const std::string& source,

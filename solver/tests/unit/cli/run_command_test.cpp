@@ -1,0 +1,146 @@
+// `eipc run` end to end: bad inputs exit with code 2 and a message naming the
+// file and field; solver failures exit with 3 and keep an incomplete trajectory.
+#include "eipc/io/trajectory_file.hpp"
+#include "eipc/mesh/primitives.hpp"
+#include "eipc/mesh/write_mesh.hpp"
+
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+
+using namespace eipc;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Result {
+  int code;
+  std::string output;  // stdout and stderr
+};
+
+Result run_eipc(const std::string& args) {
+  const std::string cmd = std::string(EIPC_BINARY) + " " + args + " 2>&1";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  REQUIRE(pipe);
+  std::string out;
+  char buf[4096];
+  while (std::size_t n = fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
+  const int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+/// A scratch directory with a cube mesh and a scene writer.
+struct Workspace {
+  fs::path dir;
+  Workspace() {
+    dir = fs::temp_directory_path() / ("eipc_cli_" + std::to_string(::getpid()) + "_" + std::to_string(counter()++));
+    fs::create_directories(dir);
+    write_msh((dir / "cube.msh").string(), box_tet_mesh(Vec3(0, 0, 0), Vec3(0.1, 0.1, 0.1), 2, 2, 2));
+  }
+  ~Workspace() { fs::remove_all(dir); }
+  static int& counter() {
+    static int c = 0;
+    return c;
+  }
+  std::string write(const std::string& name, const std::string& text) const {
+    std::ofstream(dir / name) << text;
+    return (dir / name).string();
+  }
+  /// A valid two-cube scene with `body_extra` spliced into the first body and `root_extra` into the root.
+  std::string scene(const std::string& body_extra = "", const std::string& root_extra = "",
+                    const std::string& second_translation = "[0.2, 0, 0.01]") const {
+    return write("scene.json", R"({"format": "eipc-scene", "version": 1, "name": "cli", "duration": 0.02, "dt": 0.01,
+      "ground": {"height": 0.0}, )" + root_extra + R"(
+      "bodies": [
+        {"name": "a", "mesh": "cube.msh", "transform": {"translation": [0, 0, 0.01]},
+         "material": {"model": "linear_corotated", "youngs": 1e5, "poisson": 0.3, "density": 1000})" +
+                                     body_extra + R"(},
+        {"name": "b", "mesh": "cube.msh", "transform": {"translation": )" + second_translation + R"(},
+         "material": {"model": "neo_hookean", "youngs": 1e5, "poisson": 0.3, "density": 1000}}]})");
+  }
+};
+
+void check_bad(const Result& r, const std::string& expected) {
+  INFO(r.output);
+  CHECK(r.code == 2);
+  CHECK_THAT(r.output, Catch::Contains(expected));
+  CHECK_THAT(r.output, !Catch::Contains("internal error"));
+}
+
+}  // namespace
+
+TEST_CASE("eipc run writes a complete trajectory and a summary", "[cli]") {
+  Workspace w;
+  const std::string out = (w.dir / "out.h5").string();
+  const Result r = run_eipc("run " + w.scene() + " --out " + out + " --json");
+  INFO(r.output);
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.output, Catch::Contains("\"real_time_factor\""));
+  const Trajectory t = read_trajectory(out);
+  CHECK(t.status == TrajectoryStatus::complete);
+  CHECK(t.frames.size() == 3);
+  CHECK(t.frames.back().time == Approx(0.02));
+}
+
+TEST_CASE("eipc run rejects bad scenes with exit code 2 naming file and field", "[cli]") {
+  Workspace w;
+  check_bad(run_eipc("run " + (w.dir / "missing.json").string()), "missing.json");
+  check_bad(run_eipc("run " + w.write("broken.json", "{ not json")), "not valid JSON");
+  check_bad(run_eipc("run " + w.scene(", \"velocity\": [1, 2]")), "bodies[0].velocity");
+  check_bad(run_eipc("run " + w.scene() + " --set bodies.0.material.youngs=-5"), "youngs");
+  check_bad(run_eipc("run " + w.scene() + " --set bodies.0.material.model=rubber"), "rubber");
+  check_bad(run_eipc("run " + w.scene() + " --set bodies.0.mesh=nothing.msh"), "nothing.msh");
+  check_bad(run_eipc("run " + w.scene() + " --set dt=0.03"), "dt");
+  check_bad(run_eipc("run " + w.scene() + " --set duration=0.025"), "whole number of steps");
+  check_bad(run_eipc("run " + w.scene() + " --set bodies.0.embedding=coarse"), "unknown embedding 'coarse'");
+  check_bad(run_eipc("run " + w.scene("", "", "[0.05, 0.05, 0.03]")), "not intersection free");
+  check_bad(run_eipc("run " + w.scene() + " --set bodies.0.transform.translation=[0,0,-0.01]"), "below the ground");
+}
+
+TEST_CASE("eipc run rejects bad meshes with exit code 2", "[cli]") {
+  Workspace w;
+  // An inverted tet, a NaN coordinate and an index out of range, as Gmsh 2.2 files.
+  const std::string head = "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n4\n";
+  const std::string nodes = "1 0 0 0\n2 1 0 0\n3 0 1 0\n4 0 0 1\n$EndNodes\n$Elements\n1\n";
+  w.write("inverted.msh", head + nodes + "1 4 0 1 3 2 4\n$EndElements\n");
+  w.write("nan.msh", head + "1 0 0 nan\n2 1 0 0\n3 0 1 0\n4 0 0 1\n$EndNodes\n$Elements\n1\n1 4 0 1 2 3 4\n$EndElements\n");
+  w.write("range.msh", head + nodes + "1 4 0 1 2 3 9\n$EndElements\n");
+  const std::string scene = w.scene();
+  check_bad(run_eipc("run " + scene + " --set bodies.0.mesh=inverted.msh"), "inverted");
+  check_bad(run_eipc("run " + scene + " --set bodies.0.mesh=nan.msh"), "nan.msh");
+  check_bad(run_eipc("run " + scene + " --set bodies.0.mesh=range.msh"), "range.msh");
+  check_bad(run_eipc("run " + scene + " --set bodies.0.mesh=x.obj"), "kinematic");
+}
+
+TEST_CASE("a solver failure exits with 3 and keeps the trajectory so far, marked incomplete", "[cli]") {
+  Workspace w;
+  const std::string out = (w.dir / "fail.h5").string();
+  // One Newton iteration cannot converge a step with contact and gravity.
+  const Result r = run_eipc("run " + w.scene() + " --out " + out + " --set solver.max_newton_iters=1");
+  INFO(r.output);
+  CHECK(r.code == 3);
+  CHECK_THAT(r.output, Catch::Contains("Newton did not converge"));
+  const Trajectory t = read_trajectory(out);
+  CHECK(t.status == TrajectoryStatus::incomplete);
+  CHECK_THAT(t.status_reason, Catch::Contains("Newton"));
+  CHECK(t.frames.size() >= 1);
+}
+
+TEST_CASE("eipc ccd answers published queries", "[cli]") {
+  Workspace w;
+  const std::string q = w.write("q.csv", "vf,0,0,1, -1,-1,0, 1,-1,0, 0,1,0, 0,0,-1, -1,-1,0, 1,-1,0, 0,1,0\n"
+                                          "ee,0,0,1, 1,0,1, 0,1,2, 1,1,2, 0,0,1, 1,0,1, 0,1,2, 1,1,2\n");
+  const Result r = run_eipc("ccd " + q);
+  INFO(r.output);
+  REQUIRE(r.code == 0);
+  std::istringstream lines(r.output);
+  std::string first, second;
+  std::getline(lines, first);
+  std::getline(lines, second);
+  CHECK(first.rfind("1 ", 0) == 0);
+  CHECK(second == "0");
+}

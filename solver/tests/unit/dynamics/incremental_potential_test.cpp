@@ -1,0 +1,78 @@
+// Finite-difference check of the whole step energy in reduced coordinates:
+// inertia, elasticity, gravity, barrier (point-triangle, edge-edge, ground),
+// friction, Rayleigh damping and the augmented-Lagrangian term, through x = J q
+// for a full-space and an embedded body.
+#include "eipc/contact/broad_phase.hpp"
+#include "eipc/contact/contact_set.hpp"
+#include "eipc/dynamics/incremental_potential.hpp"
+#include "eipc/embedding/embedded_body.hpp"
+#include "eipc/embedding/lattice_embedding.hpp"
+#include "eipc/mesh/primitives.hpp"
+#include "eipc/mesh/surface.hpp"
+
+#include <Eigen/Eigenvalues>
+#include <catch2/catch.hpp>
+#include <random>
+
+using namespace eipc;
+
+TEST_CASE("the incremental potential's gradient and Hessian match finite differences", "[dynamics]") {
+  Material m;
+  m.youngs = 1e4;
+  const TetMesh lower = box_tet_mesh(Vec3(0, 0, 4e-4), Vec3(0.1, 0.1, 0.1004), 2, 2, 2);
+  const TetMesh upper = box_tet_mesh(Vec3(0.03, 0.02, 0.1008), Vec3(0.08, 0.07, 0.1508), 2, 2, 2);
+  Body a = make_full_space_body("a", lower.vertices, lower.tets, boundary_faces(lower.tets), m);
+  a.rayleigh_beta = 0.01;
+  m.model = ElasticModel::neo_hookean;
+  const Body full_b = make_full_space_body("b", upper.vertices, upper.tets, boundary_faces(upper.tets), m);
+  const Body b = embed_body(full_b, lattice_embedding(full_b.fine_rest, 12), "low", "test");
+  SimulationParams p;
+  p.dt = 0.01;
+  p.ground_height = 0.0;
+  p.contact.friction = 0.4;
+  const DofSystem sys({a, b});
+  const IncrementalPotential ip(sys, p);
+
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> u(-1, 1);
+  const Positions q0 = sys.rest_nodes();
+  StepState s;
+  s.q_prev = q0;
+  s.q_tilde = q0;
+  for (Eigen::Index i = 0; i < q0.rows(); ++i) s.q_tilde.row(i) += 1e-3 * Eigen::RowVector3d(u(rng), u(rng), u(rng));
+  s.x_prev = sys.collision_positions(q0);
+  s.external_force = sys.gravity_force(p.gravity);
+  const Candidates c0 = find_candidates(sys.collision_mesh(), s.x_prev, s.x_prev, p.contact.dhat);
+  const ContactSet contacts0 = ip.contacts(q0, c0);
+  REQUIRE(contacts0.size() > 10);
+  s.friction = build_friction_set(sys.collision_mesh(), s.x_prev, contacts0, p.contact.dhat, p.contact.kappa,
+                                  p.contact.friction, p.contact.epsv, p.dt);
+  s.damping = ip.damping_matrix(q0);
+  s.targets.push_back({0, Vec3(0.001, 0, 0.0005), Vec3(0.1, -0.2, 0.3), 0.05});
+  s.al_stiffness = 1e3;
+
+  // A configuration near q0 (sliding a little, still in contact, no type changes under tiny steps).
+  Positions q = q0;
+  for (Eigen::Index i = 0; i < q.rows(); ++i) q.row(i) += 5e-5 * Eigen::RowVector3d(u(rng), u(rng), 0.2 * u(rng));
+  const Candidates c = find_candidates(sys.collision_mesh(), sys.collision_positions(q), sys.collision_positions(q), p.contact.dhat);
+  const ContactSet contacts = ip.contacts(q, c);
+  const VecX g = ip.gradient(s, q, contacts);
+  const Eigen::MatrixXd H = Eigen::MatrixXd(ip.hessian(s, q, contacts, false));
+
+  const double eps = 1e-8;
+  VecX g_fd(g.size());
+  Eigen::MatrixXd H_fd(g.size(), g.size());
+  for (Eigen::Index i = 0; i < g.size(); ++i) {
+    Positions qp = q, qm = q;
+    flat(qp)[i] += eps;
+    flat(qm)[i] -= eps;
+    g_fd[i] = (ip.energy(s, qp, contacts) - ip.energy(s, qm, contacts)) / (2 * eps);
+    H_fd.col(i) = (ip.gradient(s, qp, contacts) - ip.gradient(s, qm, contacts)) / (2 * eps);
+  }
+  INFO("gradient norm " << g.norm() << ", contacts " << contacts.size());
+  CHECK((g - g_fd).norm() <= 1e-5 * g.norm());
+  CHECK((H - H_fd).norm() <= 1e-5 * H.norm());
+  // The projected Hessian (what Newton uses) is positive definite.
+  const Eigen::MatrixXd Hp = Eigen::MatrixXd(ip.hessian(s, q, contacts, true));
+  CHECK(Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(Hp).eigenvalues().minCoeff() > 0);
+}
