@@ -3,9 +3,9 @@
     plate_tetgen.py INPUT.obj WORKDIR OUTPUT.msh [TETGEN_SWITCHES]
 
 Writes WORKDIR/surface.smesh (the OBJ's vertices in file order, its triangles), runs
-`tetgen -<switches> surface.smesh` (default switches "pYq1.4QV"... see SWITCHES: -p piecewise
-linear complex, -Y keep the boundary (no Steiner points on it), -q1.4 radius-edge bound
-inside), then checks that
+`tetgen -<switches>Q surface.smesh` (default SWITCHES "pYq1.4": -p tetrahedralise the
+piecewise linear complex, -Y no Steiner points on the boundary, -q1.4 radius-edge ratio
+bound for the interior; Q = quiet), then checks that
   * the first n output nodes are the n input vertices, bit for bit;
   * the boundary faces of the tets are exactly the input triangles (same vertex triples,
     outward orientation), so no surface vertex was moved or added;
