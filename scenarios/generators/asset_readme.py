@@ -54,11 +54,12 @@ def main():
     sphere_volume = 4 / 3 * np.pi * 0.05 ** 3 * 1e6
     slots = []
     for k, x in enumerate(dish_rack.X_SLOTS):
-        rot, t, _ = dish_rack.plate_in_slot(plate_obj, k)
+        rot, t, placed = dish_rack.plate_in_slot(plate_obj, k)
+        plate_low = placed[:, 2].min()
         slots.append(f"| {k} | {x:+.3f} | {dish_rack.X_UPRIGHTS[k]:+.3f} .. {dish_rack.X_UPRIGHTS[k + 1]:+.3f} "
                      f"| [{t[0]:.6f}, {t[1]:.6f}, {t[2]:.6f}] |")
     print(TEMPLATE.format(
-        table="\n".join(rows + [rack_row]), slots="\n".join(slots),
+        table="\n".join(rows + [rack_row]), slots="\n".join(slots), plate_low=plate_low,
         sphere_volume=sphere_volume, r=dish_rack.R * 1e3, d=2 * dish_rack.R * 1e3, gap=dish_rack.GAP * 1e3,
         clearance=dish_rack.CLEARANCE, pitch=dish_rack.PITCH * 1e3, n=dish_rack.N_SLOTS, top=dish_rack.TOP,
         leg_y=dish_rack.LEG_Y, rail_y=dish_rack.RAIL_Y, z_rail=dish_rack.Z_RAIL,
@@ -151,14 +152,15 @@ two rails. **Slot floor height (top of the rails) z = {floor:.6f}.**
 
 The translation is the scene `transform` (rotation about the plate's vertex mean,
 `x' = p + R (x - p) + t`) that puts `plate_8in_col.obj` / `plate.msh` in the slot,
-standing on its rim with every plate vertex {gap:.1f} mm above the rails (it then drops onto
-them).
+standing on its rim with every plate triangle {gap:.1f} mm clear of the rails' circumscribed
+cylinders (it then drops onto them); its lowest point is then at z = {plate_low:.6f} (the
+plate's rim is a 3D polygon, so it rests a little higher than a round rim would).
 
 ## Spheres for the resolution study (`sphere_*.msh`)
 
 A ball of radius 0.05 m centred at the origin (gmsh OpenCASCADE sphere, Delaunay tets)
 at three sizes: about 400, 5,000 and 50,000 vertices. The exact volume is {sphere_volume:.3f} cm^3;
-the polyhedral meshes are slightly smaller. `sphere_50k.msh` is about 12 MB and is
+the polyhedral meshes are slightly smaller. `sphere_50k.msh` is about 13 MB and is
 **not committed** (listed in `.gitignore`): `make_assets sphere_50k` produces it in about
 30 s; its hash is in `SHA256SUMS` so a rebuilt file can be checked.
 """

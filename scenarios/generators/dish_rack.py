@@ -177,27 +177,50 @@ def min_gap(lines):
     return best
 
 
+def clearance_2d(q, P, F):
+    """Distance in the y-z plane from the point q = (y, z) to the projection of the triangles
+    F of P (0 when q is inside a projected triangle): the distance from a rail (a line along
+    x, longer than the plate is thick) to the plate."""
+    A, B, C = (P[F[:, k]][:, 1:] for k in range(3))
+
+    def seg(a, b):
+        d = b - a
+        t = np.clip(np.einsum("ij,ij->i", q - a, d) / np.maximum(np.einsum("ij,ij->i", d, d), 1e-300), 0, 1)
+        return np.linalg.norm(a + t[:, None] * d - q, axis=1)
+
+    def cross(u, v):
+        return u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0]
+    s0, s1, s2 = cross(B - A, q - A), cross(C - B, q - B), cross(A - C, q - C)
+    inside = ((s0 >= 0) & (s1 >= 0) & (s2 >= 0)) | ((s0 <= 0) & (s1 <= 0) & (s2 <= 0))
+    d = np.minimum(np.minimum(seg(A, B), seg(B, C)), seg(C, A))
+    return float(np.where(inside, 0.0, d).min())
+
+
 def plate_in_slot(plate_obj, slot):
     """Where a plate stands in slot `slot`: rotated +90 deg about y ((x, y, z) -> (z, y, -x):
     its axis becomes x, it stands on its rim in the y-z plane), its x extent centred on the
-    slot, lifted so every plate vertex clears the rails' circumscribed cylinders by GAP.
-    Returns (rotation_deg, translation) of the scene transform x' = p + R (x - p) + t
-    (p = vertex mean, R = Ry(90 deg)) and the placed vertices."""
-    V = read_obj(plate_obj)[0]
+    slot, and lifted (bisection, 1e-9 m) until every plate triangle clears both rails'
+    circumscribed cylinders by GAP (distances in the y-z plane: the rails run along x past
+    the plate). Returns (rotation_deg, translation) of the scene transform
+    x' = p + R (x - p) + t (p = vertex mean, R = Ry(90 deg)) and the placed vertices."""
+    V, faces = read_obj(plate_obj)
+    F = np.array([[f[0], f[j], f[j + 1]] for f in faces for j in range(1, len(f) - 1)])
     P = np.column_stack([V[:, 2], V[:, 1], -V[:, 0]])
     shift = np.array([X_SLOTS[slot] - (P[:, 0].min() + P[:, 0].max()) / 2, 0.0, -P[:, 2].min()])
     P = P + shift
-    lift = -np.inf
-    for s in (-1, 1):
-        dy = P[:, 1] - s * RAIL_Y
-        # (z + lift - Z_RAIL)^2 + dy^2 >= (R + GAP)^2 for every vertex within R + GAP in y
-        need = np.sqrt(np.maximum((R + GAP) ** 2 - dy ** 2, 0))
-        lift = max(lift, float(np.max(np.where(dy ** 2 < (R + GAP) ** 2, Z_RAIL + need - P[:, 2], -np.inf))))
-    shift[2] += lift
+
+    def clear(lift):
+        return min(clearance_2d(np.array([s * RAIL_Y, Z_RAIL - lift]), P, F) for s in (-1, 1)) >= R + GAP
+    lo, hi = 0.0, Z_RAIL + 0.1
+    assert clear(hi) and not clear(lo)
+    while hi - lo > 1e-9:
+        mid = (lo + hi) / 2
+        lo, hi = (lo, mid) if clear(mid) else (mid, hi)
+    shift[2] += hi
     p = V.mean(axis=0)
     Rp = np.array([p[2], p[1], -p[0]])
     translation = shift + Rp - p            # R x + shift = p + R (x - p) + translation
-    return [0.0, 90.0, 0.0], translation.tolist(), P + [0, 0, lift]
+    return [0.0, 90.0, 0.0], translation.tolist(), P + [0, 0, hi]
 
 
 def read_obj(path):
