@@ -15,7 +15,7 @@
 // Parameters (override with gmsh -setnumber NAME VALUE): lengths in metres.
 SetFactory("OpenCASCADE");
 DefineConstant[ L = 0.055, W = 0.020, D = 0.020, tw = 0.0015, tb = 0.002, tr = 0.001,
-                nr = 5, rib_deg = 10, h = 0.0008, hr = 0, nl = 5 ];
+                nr = 5, rib_deg = 10, h = 0.0009, hr = 0.0005, nl = 4 ];  // = finray.msh
 // h: triangle size of the profile; hr > 0: finer size on the ribs (within tr of their
 // centre lines); nl: number of element layers through the depth D.
 
