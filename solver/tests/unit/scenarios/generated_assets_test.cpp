@@ -1,6 +1,7 @@
 // The generated scenario assets (scenarios/assets/generated, made by
 // scenarios/generators/make_assets) read with the project's readers and pass its validators;
 // their sizes, counts and key geometric facts match what the README promises.
+#include <Eigen/Geometry>
 #include <catch2/catch.hpp>
 
 #include "eipc/certify/frame_check.hpp"
