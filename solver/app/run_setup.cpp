@@ -1,7 +1,6 @@
 #include "run_setup.hpp"
 
-#include "eipc/certify/exact_tests.hpp"
-#include "eipc/certify/frame_check.hpp"
+#include "eipc/certify/simulator_check.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -51,17 +50,8 @@ Frame make_frame(const Simulator& sim, const StepStats& stats) {
   return f;
 }
 
-certify::FrameCheck check_current_frame(const Simulator& sim) {
-  const std::vector<Positions> x = sim.fine_positions();
-  const std::vector<Body>& bodies = sim.system().bodies();
-  std::vector<certify::BodyState> states;
-  for (std::size_t b = 0; b < bodies.size(); ++b)
-    states.push_back({&x[b], &bodies[b].surface, certify::is_closed_surface(bodies[b].surface)});
-  return certify::check_frame(states, sim.params().ground_height);
-}
-
 void check_initial_state(const Simulator& sim, const std::string& scene_path) {
-  const certify::FrameCheck check = check_current_frame(sim);
+  const certify::FrameCheck check = certify::check_simulator_state(sim);
   if (check.ok()) return;
   const certify::Violation& v = check.examples.front();
   const auto name = [&](int b) { return b >= 0 ? "'" + sim.system().bodies()[b].name + "'" : std::string("?"); };

@@ -1,7 +1,6 @@
 #include "scene_builders.hpp"
 
-#include "eipc/certify/exact_tests.hpp"
-#include "eipc/certify/frame_check.hpp"
+#include "eipc/certify/simulator_check.hpp"
 #include "eipc/mesh/primitives.hpp"
 #include "eipc/mesh/surface.hpp"
 
@@ -32,13 +31,6 @@ Vec3 body_centroid(const Simulator& sim, int body) {
   return sim.fine_positions()[body].colwise().mean().transpose();
 }
 
-bool intersection_free(const Simulator& sim) {
-  const std::vector<Positions> x = sim.fine_positions();
-  const std::vector<Body>& bodies = sim.system().bodies();
-  std::vector<certify::BodyState> states;
-  for (std::size_t b = 0; b < bodies.size(); ++b)
-    states.push_back({&x[b], &bodies[b].surface, certify::is_closed_surface(bodies[b].surface)});
-  return certify::check_frame(states, sim.params().ground_height).ok();
-}
+bool intersection_free(const Simulator& sim) { return certify::check_simulator_state(sim).ok(); }
 
 }  // namespace eipc::test
