@@ -70,6 +70,9 @@ std::vector<Eigen::Triplet<double>> friction_potential_hessian(const Positions& 
     return contact_friction_hessian(friction.contacts[k], x, x_n, friction.epsv_h, project_psd);
   });
   std::vector<Eigen::Triplet<double>> triplets;
+  std::size_t count = 0;
+  for (const auto& c : friction.contacts) count += 9 * c.num_vertices() * c.num_vertices();
+  triplets.reserve(count);
   for (std::size_t k = 0; k < local.size(); ++k) detail::append_triplets(friction.contacts[k], local[k], triplets);
   return triplets;
 }

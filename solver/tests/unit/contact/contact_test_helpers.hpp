@@ -71,6 +71,13 @@ public:
     return v;
   }
 
+  /// n independent uniform values (Eigen's NullaryExpr would call a no-index functor only once).
+  VecX vecx(Eigen::Index n, double lo = -1, double hi = 1) {
+    VecX v(n);
+    for (Eigen::Index i = 0; i < n; ++i) v(i) = uniform(lo, hi);
+    return v;
+  }
+
 private:
   std::mt19937 gen_;
 };
