@@ -1,5 +1,6 @@
 // Whole time steps and Newton linear solves on the teddy mesh (410 vertices,
 // 1207 tets, scaled to a 0.155 m bear) resting on the ground.
+#include "eipc/contact/broad_phase.hpp"
 #include "eipc/dynamics/simulator.hpp"
 #include "eipc/mesh/read_mesh.hpp"
 #include "eipc/mesh/transform.hpp"
@@ -40,5 +41,27 @@ void BM_TeddyStep(benchmark::State& state) {
   state.counters["newton_per_step"] = double(newton) / double(steps);
 }
 BENCHMARK(BM_TeddyStep)->Unit(benchmark::kMillisecond);
+
+/// One Newton linear solve (factorisation + solve) of the teddy's step Hessian in contact.
+void BM_TeddyLinearSolve(benchmark::State& state) {
+  Simulator sim = teddy_on_ground(0.01);
+  for (int i = 0; i < 10; ++i) sim.step();
+  const DofSystem& sys = sim.system();
+  const IncrementalPotential potential(sys, sim.params());
+  StepState s;
+  s.q_prev = s.q_tilde = sim.nodes();
+  s.x_prev = sys.collision_positions(sim.nodes());
+  s.external_force = sys.gravity_force(sim.params().gravity);
+  const ContactSet contacts =
+      potential.contacts(sim.nodes(), find_candidates(sys.collision_mesh(), s.x_prev, s.x_prev, sim.params().contact.dhat));
+  const SparseMatrix H = potential.hessian(s, sim.nodes(), contacts);
+  const VecX g = potential.gradient(s, sim.nodes(), contacts);
+  LinearSolver solver;
+  VecX dx;
+  for (auto _ : state) benchmark::DoNotOptimize(solver.solve(H, -g, dx));
+  state.counters["dofs"] = double(H.rows());
+  state.counters["contacts"] = double(contacts.size());
+}
+BENCHMARK(BM_TeddyLinearSolve)->Unit(benchmark::kMillisecond);
 
 }  // namespace
