@@ -16,15 +16,8 @@ using namespace eipc;
 using eipc::test::fd_gradient;
 using eipc::test::fd_jacobian;
 using eipc::test::relative_error;
+using eipc::test::dense;
 using eipc::test::unflatten;
-
-namespace {
-MatX dense(const std::vector<Eigen::Triplet<double>>& t, Eigen::Index n) {
-  Eigen::SparseMatrix<double> m(n, n);
-  m.setFromTriplets(t.begin(), t.end());
-  return MatX(m);
-}
-}  // namespace
 
 TEST_CASE("contact set keeps pairs closer than dhat and skips shared vertices", "[contact][contact_set]") {
   // Two triangles of one body sharing vertex 0 and an independent vertex 4 above triangle 0.

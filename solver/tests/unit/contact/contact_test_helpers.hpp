@@ -1,6 +1,8 @@
 // Shared helpers for the contact unit tests: central finite differences and random input.
 #pragma once
 
+#include <Eigen/SparseCore>
+
 #include "eipc/common.hpp"
 
 #include <random>
@@ -126,6 +128,13 @@ inline TriangleSoup random_triangle_soup(int nx, int ny, int nz, double cell, do
     for (int b = a + 1; b < 3 * count; ++b)
       if (a / 3 != b / 3) s.candidates.edge_edge.push_back({a, b});
   return s;
+}
+
+/// Dense n x n matrix from (possibly repeated) triplets.
+inline MatX dense(const std::vector<Eigen::Triplet<double>>& t, Eigen::Index n) {
+  Eigen::SparseMatrix<double> m(n, n);
+  m.setFromTriplets(t.begin(), t.end());
+  return MatX(m);
 }
 
 inline Positions unflatten(const VecX& v) {

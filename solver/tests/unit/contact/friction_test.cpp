@@ -17,15 +17,8 @@ using namespace eipc;
 using eipc::test::fd_gradient;
 using eipc::test::fd_jacobian;
 using eipc::test::relative_error;
+using eipc::test::dense;
 using eipc::test::unflatten;
-
-namespace {
-MatX dense(const std::vector<Eigen::Triplet<double>>& t, Eigen::Index n) {
-  Eigen::SparseMatrix<double> m(n, n);
-  m.setFromTriplets(t.begin(), t.end());
-  return MatX(m);
-}
-}  // namespace
 
 TEST_CASE("f0 and f1 follow the paper", "[contact][friction]") {
   const double e = 2e-3;
