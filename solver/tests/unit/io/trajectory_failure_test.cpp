@@ -11,29 +11,6 @@ using namespace eipc;
 using Catch::Matchers::Contains;
 using eipc::test::ScratchDir;
 
-namespace {
-
-std::string write_complete(const ScratchDir& dir, const std::string& name, int frames = 3) {
-  const std::string path = dir.file(name);
-  const TrajectoryHeader h = test::synthetic_header();
-  TrajectoryWriter w(path, h);
-  for (int i = 0; i < frames; ++i) w.append(test::synthetic_frame(h, i));
-  w.finish(TrajectoryStatus::complete);
-  return path;
-}
-
-// Message of the InputError that reading `path` throws ("" if it does not throw).
-std::string read_error(const std::string& path) {
-  try {
-    read_trajectory(path);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
-
-}  // namespace
-
 TEST_CASE("a writer that is never finished leaves nothing at the target path", "[io][trajectory]") {
   ScratchDir dir("traj_unfinished");
   const std::string path = dir.file("run.h5");
@@ -49,13 +26,13 @@ TEST_CASE("a writer that is never finished leaves nothing at the target path", "
   const std::string partial = trajectory_partial_path(path);
   REQUIRE(std::filesystem::exists(partial));
   // The partial file is a valid HDF5 file, but without status it is never read as valid.
-  const std::string msg = read_error(partial);
+  const std::string msg = test::read_error(partial);
   CHECK_THAT(msg, Contains(partial) && Contains("status"));
 }
 
 TEST_CASE("an exception before finish keeps the previous complete file intact", "[io][trajectory]") {
   ScratchDir dir("traj_exception");
-  const std::string path = write_complete(dir, "run.h5", 2);
+  const std::string path = test::write_complete(dir, "run.h5", 2);
   const TrajectoryHeader h = test::synthetic_header();
   try {
     TrajectoryWriter w(path, h);
@@ -71,7 +48,7 @@ TEST_CASE("an exception before finish keeps the previous complete file intact", 
 
 TEST_CASE("truncated files are reported, never read as valid", "[io][trajectory]") {
   ScratchDir dir("traj_truncated");
-  const std::string path = write_complete(dir, "run.h5");
+  const std::string path = test::write_complete(dir, "run.h5");
   const std::string bytes = test::read_bytes(path);
   REQUIRE(bytes.size() > 1000);
   const std::string cut = dir.file("cut.h5");
@@ -82,7 +59,7 @@ TEST_CASE("truncated files are reported, never read as valid", "[io][trajectory]
   for (std::size_t n : lengths) {
     INFO("truncated to " << n << " of " << bytes.size() << " bytes");
     test::write_bytes(cut, bytes.substr(0, n));
-    CHECK_THAT(read_error(cut), Contains(cut));
+    CHECK_THAT(test::read_error(cut), Contains(cut));
   }
 }
 
@@ -90,18 +67,18 @@ TEST_CASE("a file that is not HDF5 or does not exist is an InputError", "[io][tr
   ScratchDir dir("traj_garbage");
   const std::string path = dir.file("garbage.h5");
   test::write_bytes(path, std::string(4096, 'x'));
-  CHECK_THAT(read_error(path), Contains(path) && Contains("HDF5"));
-  CHECK_THAT(read_error(dir.file("missing.h5")), Contains("missing.h5"));
+  CHECK_THAT(test::read_error(path), Contains(path) && Contains("HDF5"));
+  CHECK_THAT(test::read_error(dir.file("missing.h5")), Contains("missing.h5"));
   // The HDF5 signature wiped: the library cannot find the superblock.
-  std::string bytes = test::read_bytes(write_complete(dir, "run.h5"));
+  std::string bytes = test::read_bytes(test::write_complete(dir, "run.h5"));
   bytes.replace(0, 8, "NOTHDF5!");
   test::write_bytes(path, bytes);
-  CHECK_THAT(read_error(path), Contains(path));
+  CHECK_THAT(test::read_error(path), Contains(path));
 }
 
 TEST_CASE("a wrong format attribute is an InputError naming it", "[io][trajectory]") {
   ScratchDir dir("traj_format");
-  const std::string path = write_complete(dir, "run.h5");
+  const std::string path = test::write_complete(dir, "run.h5");
   std::string bytes = test::read_bytes(path);
   // The format string lives once in the file (a variable-length string on the heap):
   // patch it in place to another string of the same length.
@@ -112,7 +89,7 @@ TEST_CASE("a wrong format attribute is an InputError naming it", "[io][trajector
   bytes.replace(at, format.size(), "xxxx-trajectory");
   const std::string patched = dir.file("patched.h5");
   test::write_bytes(patched, bytes);
-  CHECK_THAT(read_error(patched), Contains(patched) && Contains("'format'") && Contains("xxxx-trajectory"));
+  CHECK_THAT(test::read_error(patched), Contains(patched) && Contains("'format'") && Contains("xxxx-trajectory"));
 }
 
 TEST_CASE("the writer refuses inconsistent headers and frames", "[io][trajectory]") {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "eipc/io/trajectory.hpp"
+#include "eipc/io/trajectory_file.hpp"
 
 #include <cmath>
 #include <filesystem>
@@ -126,6 +127,26 @@ inline void sort_pairs(Frame& f) {
   std::sort(f.pair_forces.begin(), f.pair_forces.end(), [](const BodyPairForce& a, const BodyPairForce& b) {
     return std::make_pair(a.body_a, a.body_b) < std::make_pair(b.body_a, b.body_b);
   });
+}
+
+/// A finished (complete) synthetic trajectory with `frames` frames at dir/name.
+inline std::string write_complete(const ScratchDir& dir, const std::string& name, int frames = 3) {
+  const std::string path = dir.file(name);
+  const TrajectoryHeader h = synthetic_header();
+  TrajectoryWriter w(path, h);
+  for (int i = 0; i < frames; ++i) w.append(synthetic_frame(h, i));
+  w.finish(TrajectoryStatus::complete);
+  return path;
+}
+
+/// Message of the InputError that reading `path` throws ("" if it does not throw).
+inline std::string read_error(const std::string& path) {
+  try {
+    read_trajectory(path);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
 }
 
 }  // namespace eipc::test

@@ -31,24 +31,6 @@ int run_python(const ScratchDir& dir, const std::string& script, const std::stri
   return std::system((std::string(python) + " " + script_path + " '" + file + "'").c_str());
 }
 
-std::string write_complete(const ScratchDir& dir, const std::string& name) {
-  const std::string path = dir.file(name);
-  const TrajectoryHeader h = test::synthetic_header();
-  TrajectoryWriter w(path, h);
-  for (int i = 0; i < 3; ++i) w.append(test::synthetic_frame(h, i));
-  w.finish(TrajectoryStatus::complete);
-  return path;
-}
-
-std::string read_error(const std::string& path) {
-  try {
-    read_trajectory(path);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
-
 }  // namespace
 
 TEST_CASE("h5py reads the trajectory as documented", "[io][trajectory][h5py]") {
@@ -57,7 +39,7 @@ TEST_CASE("h5py reads the trajectory as documented", "[io][trajectory][h5py]") {
     return;
   }
   ScratchDir dir("traj_h5py_read");
-  const std::string path = write_complete(dir, "run.h5");
+  const std::string path = test::write_complete(dir, "run.h5");
   // The docs/trajectory-format.md example, plus assertions on the values written.
   const std::string script = R"(
 import sys, h5py, numpy as np
@@ -92,7 +74,7 @@ TEST_CASE("files edited with h5py are rejected naming the problem", "[io][trajec
     return;
   }
   ScratchDir dir("traj_h5py_edit");
-  const std::string original = write_complete(dir, "run.h5");
+  const std::string original = test::write_complete(dir, "run.h5");
   struct Edit {
     const char* what;
     const char* python;    // edits f
@@ -142,7 +124,7 @@ TEST_CASE("files edited with h5py are rejected naming the problem", "[io][trajec
   for (std::size_t i = 0; i < std::size(edits); ++i) {
     INFO(edits[i].what);
     const std::string path = dir.file("edited_" + std::to_string(i) + ".h5");
-    const std::string msg = read_error(path);
+    const std::string msg = test::read_error(path);
     INFO(msg);
     CHECK_THAT(msg, Contains(path) && Contains(edits[i].expected));
   }
