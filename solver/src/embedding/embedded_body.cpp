@@ -8,13 +8,33 @@
 
 namespace eipc {
 
-Body embed_body(const Body& full, const TetMesh& emb, const std::string& name, const std::string& source,
-                EmbeddingReport* report) {
-  if (full.fine_tets.rows() == 0) throw InputError(source + ": body '" + full.name + "' has no tets to embed");
-  const std::vector<TetLocation> loc = locate_points(emb.vertices, emb.tets, full.fine_rest);
+namespace {
 
-  EmbeddingReport r;
-  r.vertices = static_cast<int>(loc.size());
+/// A fine vertex located in a tet that carries no fine volume (a sliver at the
+/// surface) is bound to the nearest kept tet instead, so every vertex follows an
+/// element that has elasticity; its weights are extrapolated if it lies outside.
+void rebind_to_kept_tets(const TetMesh& emb, const std::vector<int>& kept_tets, const Positions& points,
+                         std::vector<TetLocation>& loc) {
+  std::vector<char> kept(emb.tets.rows(), 0);
+  for (int t : kept_tets) kept[t] = 1;
+  std::vector<int> moved;
+  for (std::size_t v = 0; v < loc.size(); ++v)
+    if (!kept[loc[v].tet]) moved.push_back(static_cast<int>(v));
+  if (moved.empty()) return;
+  Tets kept_mesh(static_cast<Eigen::Index>(kept_tets.size()), 4);
+  for (std::size_t k = 0; k < kept_tets.size(); ++k) kept_mesh.row(k) = emb.tets.row(kept_tets[k]);
+  Positions moved_points(static_cast<Eigen::Index>(moved.size()), 3);
+  for (std::size_t i = 0; i < moved.size(); ++i) moved_points.row(i) = points.row(moved[i]);
+  const std::vector<TetLocation> relocated = locate_points(emb.vertices, kept_mesh, moved_points);
+  for (std::size_t i = 0; i < moved.size(); ++i) {
+    loc[moved[i]] = relocated[i];
+    loc[moved[i]].tet = kept_tets[relocated[i].tet];
+  }
+}
+
+/// Counts extrapolated vertices and refuses the embedding past kMaxExtrapolation.
+void check_extrapolation(const Body& full, const std::vector<TetLocation>& loc, const std::string& source,
+                         EmbeddingReport& r) {
   for (const TetLocation& l : loc)
     if (l.outside_distance > 0) {
       ++r.extrapolated;
@@ -28,7 +48,17 @@ Body embed_body(const Body& full, const TetMesh& emb, const std::string& name, c
         << kMaxExtrapolation * size << " m = " << kMaxExtrapolation * 100 << "% of the body size)";
     throw InputError(msg.str());
   }
+}
 
+}  // namespace
+
+Body embed_body(const Body& full, const TetMesh& emb, const std::string& name, const std::string& source,
+                EmbeddingReport* report) {
+  if (full.fine_tets.rows() == 0) throw InputError(source + ": body '" + full.name + "' has no tets to embed");
+  std::vector<TetLocation> loc = locate_points(emb.vertices, emb.tets, full.fine_rest);
+
+  EmbeddingReport r;
+  r.vertices = static_cast<int>(loc.size());
   // Fine volume inside each coarse tet: every fine tet is split into four equal
   // parts, each located at its own centre (midway between the centroid and a
   // corner). Totals are exact, and an embedding equal to the fine mesh gives
@@ -78,11 +108,17 @@ Body embed_body(const Body& full, const TetMesh& emb, const std::string& name, c
                          "' belongs to a tet with fine volume but no fine vertex depends on it (it would have no "
                          "mass); refine the fine mesh or move the node");
   }
+  rebind_to_kept_tets(emb, kept_tets, full.fine_rest, loc);
+  check_extrapolation(full, loc, source, r);
+
+  // Nodes: the corners of the kept tets (every fine vertex now depends on these only).
   Body b = full;
   b.embedding = name;
+  for (int t : kept_tets)
+    for (int j = 0; j < 4; ++j) node_index[emb.tets(t, j)] = 0;
   int n = 0;
-  for (std::size_t i = 0; i < node_index.size(); ++i)
-    if (weighted[i]) node_index[i] = n++;
+  for (int& index : node_index)
+    if (index == 0) index = n++;
   r.dropped_nodes = static_cast<int>(node_index.size()) - n;
   b.node_rest.resize(n, 3);
   for (std::size_t i = 0; i < node_index.size(); ++i)
@@ -93,7 +129,7 @@ Body embed_body(const Body& full, const TetMesh& emb, const std::string& name, c
     for (int j = 0; j < 4; ++j) b.elements(k, j) = node_index[emb.tets(kept_tets[k], j)];
     b.element_volumes[k] = tet_volume[kept_tets[k]];
   }
-  b.fine_map.nodes.resize(r.vertices, 4);
+  b.fine_map.nodes.resize(r.vertices, 4);  // (rebinding guarantees every weighted node is kept)
   b.fine_map.weights.resize(r.vertices, 4);
   b.fine_element.resize(r.vertices);
   for (int v = 0; v < r.vertices; ++v) b.fine_element[v] = element_index[loc[v].tet];

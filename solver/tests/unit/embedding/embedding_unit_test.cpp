@@ -60,9 +60,17 @@ TEST_CASE("embedded bodies keep mass and volume exactly", "[embedding]") {
     const TetMesh lattice = lattice_embedding(full.fine_rest, target);
     EmbeddingReport report;
     const Body b = embed_body(full, lattice, "lattice", "test", &report);
-    CHECK(report.extrapolated == 0);
+    // The lattice covers every vertex, but vertices in surface slivers that hold no
+    // fine volume are rebound (extrapolated) to a neighbouring tet that does.
+    CHECK(report.max_outside < 0.02 * bounding_box_size(full.fine_rest));
     CHECK(b.element_volumes.sum() == Approx(volume).epsilon(1e-12));
     CHECK((b.fine_map.apply(b.node_rest) - full.fine_rest).cwiseAbs().maxCoeff() < 1e-12);
+    // Every vertex follows an element of the reduced body, through that element's nodes.
+    for (Eigen::Index v = 0; v < b.fine_element.size(); ++v) {
+      const int e = b.fine_element[v];
+      REQUIRE((e >= 0 && e < b.elements.rows()));
+      for (int j = 0; j < 4; ++j) CHECK(b.fine_map.nodes(v, j) == b.elements(e, j));
+    }
     CHECK(b.num_nodes() <= lattice.num_vertices());
   }
   const Body affine = embed_body(full, enclosing_tet(full.fine_rest), "affine", "test");
