@@ -13,6 +13,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <deque>
 #include <filesystem>
 #include <map>
@@ -24,6 +25,18 @@ namespace {
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
+
+volatile std::sig_atomic_t interrupted = 0;
+extern "C" void on_interrupt(int sig) { interrupted = sig; }
+
+/// SIGINT/SIGTERM interrupt waitpid (no SA_RESTART) so the sweep can stop its children.
+void catch_interrupts() {
+  struct sigaction sa {};
+  sa.sa_handler = on_interrupt;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+}
 
 enum class TaskKind { run, certify };
 
@@ -43,7 +56,8 @@ public:
   Scheduler(const SweepOptions& options, std::vector<SweepRun> runs)
       : o_(options), runs_(std::move(runs)), exe_(self_executable()) {}
 
-  void execute() {
+  /// Returns 0, or 128 + signal if interrupted (children stopped, their runs left unrecorded).
+  int execute() {
     for (std::size_t i = 0; i < runs_.size(); ++i) {
       if (!run_is_finished(runs_[i], o_)) {
         queue_.push_back({TaskKind::run, i});
@@ -56,12 +70,14 @@ public:
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const std::size_t jobs = o_.jobs > 0 ? std::size_t(o_.jobs) : cores;
     while (!queue_.empty() || !running_.empty()) {
+      if (interrupted) return stop_children();
       while (running_.size() < jobs && !queue_.empty()) {
         start(queue_.front());
         queue_.pop_front();
       }
       reap_one();
     }
+    return interrupted ? stop_children() : 0;
   }
 
 private:
@@ -90,11 +106,26 @@ private:
     running_.emplace(pid, job);
   }
 
+  /// Stops the running children (their runs are re-run next time) and returns 128 + signal.
+  int stop_children() {
+    for (const auto& [pid, job] : running_) ::kill(pid, SIGTERM);
+    for (const auto& [pid, job] : running_) {
+      int status = 0;
+      while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+      }
+      fmt::print(stderr, "[sweep] stopped {}\n", runs_[job.task.run].name);
+    }
+    running_.clear();
+    fmt::print(stderr, "[sweep] interrupted; finished runs are kept: run the same command to resume\n");
+    return 128 + interrupted;
+  }
+
   void reap_one() {
     int status = 0;
     pid_t pid;
     do pid = ::waitpid(-1, &status, 0);
-    while (pid < 0 && errno == EINTR);
+    while (pid < 0 && errno == EINTR && !interrupted);
+    if (pid < 0 && interrupted) return;
     const auto it = running_.find(pid);
     if (pid < 0 || it == running_.end()) throw std::runtime_error("sweep: lost track of a child process");
     const Running job = it->second;
@@ -146,7 +177,8 @@ int sweep(const SweepOptions& o) {
   if (ec || !fs::is_directory(o.out)) throw InputError(o.out + ": cannot create the output directory");
   if (o.reference && !fs::is_directory(*o.reference))
     throw InputError("--reference " + *o.reference + ": not a directory");
-  Scheduler(o, runs).execute();
+  catch_interrupts();
+  if (const int stopped = Scheduler(o, runs).execute()) return stopped;
   const std::vector<RunRow> rows = collect_runs(o.out, o.reference);
   write_runs_csv(o.out, rows);
   const int code = sweep_exit_code(runs, o);
