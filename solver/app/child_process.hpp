@@ -1,0 +1,21 @@
+// Child processes of the sweep: the same eipc binary run with other arguments.
+#pragma once
+
+#include <string>
+#include <sys/types.h>
+#include <vector>
+
+namespace eipc::cli {
+
+/// Path of the running executable (/proc/self/exe), so children use the same build.
+std::string self_executable();
+
+/// Starts `argv` (argv[0] is the executable path) with stdout and stderr written to the
+/// given files (truncated). Returns the child's pid; throws std::runtime_error on failure.
+pid_t spawn_child(const std::vector<std::string>& argv, const std::string& stdout_path,
+                  const std::string& stderr_path);
+
+/// Exit code of a waitpid status: the code for a normal exit, 128 + signal if killed.
+int exit_code_of(int wait_status);
+
+}  // namespace eipc::cli

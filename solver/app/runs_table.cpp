@@ -1,0 +1,111 @@
+#include "runs_table.hpp"
+
+#include "eipc/analysis/trajectory_error.hpp"
+#include "sweep_plan.hpp"
+#include "sweep_records.hpp"
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <tuple>
+
+namespace eipc::cli {
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+/// RFC 4180 quoting where needed.
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+/// A summary number as text; "" if absent, "inf" for a null min_distance (no contact).
+std::string summary_number(const json& summary, const char* key, const char* null_text = "") {
+  if (!summary.is_object() || !summary.contains(key)) return "";
+  const json& v = summary[key];
+  if (v.is_null()) return null_text;
+  if (v.is_number_integer()) return std::to_string(v.get<long long>());
+  if (v.is_number()) return exact_number(v.get<double>());
+  return "";
+}
+
+std::string error_against(const fs::path& dir, const json& record, const std::string& reference) {
+  const fs::path ref = fs::path(reference) / record.value("scenario", "") / (record.value("embedding", "") + ".h5");
+  if (record.value("status", "") != "complete" || !fs::exists(ref)) return "";
+  const std::string run = (dir / record.value("trajectory", "")).string();
+  try {
+    return exact_number(trajectory_error(run, ref.string()).error);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "[sweep] warning: no error for {}: {}\n", run, e.what());
+    return "";
+  }
+}
+
+}  // namespace
+
+const std::vector<std::string>& runs_csv_columns() {
+  static const std::vector<std::string> columns = {
+      "scenario", "embedding", "dt", "steps", "wall_seconds", "real_time_factor", "newton_mean", "newton_max",
+      "line_search_steps", "min_distance", "certified", "status", "exit_code", "trajectory", "error"};
+  return columns;
+}
+
+std::vector<RunRow> collect_runs(const std::string& dir, const std::optional<std::string>& reference) {
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(dir))
+    if (entry.is_regular_file() && entry.path().extension() == ".json") files.push_back(entry.path());
+  std::vector<RunRow> rows;
+  for (const fs::path& file : files) {
+    const json record = read_json_file(file.string());
+    if (record.is_discarded() || !record.is_object() || record.value("format", "") != "eipc-sweep-run") continue;
+    RunRow row;
+    row.scenario = record.value("scenario", "");
+    row.embedding = record.value("embedding", "");
+    row.dt = record.value("dt", 0.0);
+    row.file = file.filename().string();
+    row.status = record.value("status", "failed");
+    row.exit_code = record.value("exit_code", -1);
+    const std::string stem = file.filename().string().substr(0, file.filename().string().size() - 5);
+    row.certified = certified_value((fs::path(dir) / (stem + ".certify.json")).string());
+    const json summary = record.value("summary", json());
+    row.cells = {row.scenario,
+                 row.embedding,
+                 exact_number(row.dt),
+                 summary_number(summary, "steps"),
+                 summary_number(summary, "wall_seconds"),
+                 summary_number(summary, "real_time_factor"),
+                 summary_number(summary, "newton_iterations_mean"),
+                 summary_number(summary, "newton_iterations_max"),
+                 summary_number(summary, "line_search_steps"),
+                 summary_number(summary, "min_distance", "inf"),
+                 row.certified,
+                 row.status,
+                 std::to_string(row.exit_code),
+                 record.value("trajectory", ""),
+                 reference ? error_against(dir, record, *reference) : ""};
+    rows.push_back(std::move(row));
+  }
+  std::sort(rows.begin(), rows.end(), [](const RunRow& a, const RunRow& b) {
+    return std::tie(a.scenario, a.embedding, a.dt, a.file) < std::tie(b.scenario, b.embedding, b.dt, b.file);
+  });
+  return rows;
+}
+
+void write_runs_csv(const std::string& dir, const std::vector<RunRow>& rows) {
+  std::string text;
+  for (const std::string& c : runs_csv_columns()) text += (text.empty() ? "" : ",") + c;
+  text += "\n";
+  for (const RunRow& r : rows) {
+    for (std::size_t i = 0; i < r.cells.size(); ++i) text += (i ? "," : "") + csv_field(r.cells[i]);
+    text += "\n";
+  }
+  write_file_atomically((fs::path(dir) / "runs.csv").string(), text);
+}
+
+}  // namespace eipc::cli

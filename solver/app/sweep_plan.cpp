@@ -1,0 +1,79 @@
+#include "sweep_plan.hpp"
+
+#include "eipc/common.hpp"
+#include "eipc/scene/scene.hpp"
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+namespace eipc::cli {
+namespace {
+
+std::string read_file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot open scene file");
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+/// FNV-1a, 64 bit: detects an edited scene file between two sweeps into one directory.
+std::string fnv1a_hex(const std::string& bytes) {
+  std::uint64_t h = 14695981039346656037ull;
+  for (unsigned char c : bytes) h = (h ^ c) * 1099511628211ull;
+  return fmt::format("{:016x}", h);
+}
+
+/// File-name-safe form of a scenario or embedding name.
+std::string file_safe(const std::string& s) {
+  std::string out = s;
+  for (char& c : out)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.')) c = '_';
+  return out;
+}
+
+}  // namespace
+
+std::string exact_number(double x) { return fmt::format("{}", x); }
+
+std::string scenario_name(const std::string& scene, const std::vector<std::string>& set) {
+  nlohmann::json doc = nlohmann::json::parse(read_file_bytes(scene), nullptr, false);
+  if (doc.is_discarded() || !doc.is_object()) throw InputError(scene + ": not a JSON object");
+  for (const std::string& s : set) apply_override(doc, s);
+  if (doc.contains("name") && doc["name"].is_string()) return doc["name"].get<std::string>();
+  return std::filesystem::path(scene).stem().string();
+}
+
+std::vector<SweepRun> plan_sweep(const SweepOptions& o) {
+  if (o.dts.empty()) throw InputError("--dt: give at least one time step");
+  if (o.embeddings.empty()) throw InputError("--embedding: give at least one embedding");
+  for (double dt : o.dts)
+    if (!(dt > 0)) throw InputError("--dt: time steps must be positive (got " + exact_number(dt) + ")");
+  const std::string scenario = scenario_name(o.scene, o.set);
+  const std::string hash = fnv1a_hex(read_file_bytes(o.scene));
+  std::vector<SweepRun> runs;
+  for (const std::string& embedding : o.embeddings) {
+    if (embedding.empty()) throw InputError("--embedding: empty name in the list");
+    for (double dt : o.dts) {
+      SweepRun r;
+      r.scenario = scenario;
+      r.embedding = embedding;
+      r.dt = dt;
+      r.name = file_safe(scenario) + "_" + file_safe(embedding) + "_dt" + exact_number(dt);
+      r.dir = o.out;
+      r.scene_hash = hash;
+      r.command = {"run", o.scene, "--dt", exact_number(dt), "--embedding", embedding, "--threads", "1", "--json",
+                   "--out", r.trajectory()};
+      if (o.duration) r.command.insert(r.command.end(), {"--duration", exact_number(*o.duration)});
+      for (const std::string& s : o.set) r.command.insert(r.command.end(), {"--set", s});
+      for (const SweepRun& other : runs)
+        if (other.name == r.name) throw InputError("--dt/--embedding: run " + r.name + " is listed twice");
+      runs.push_back(std::move(r));
+    }
+  }
+  return runs;
+}
+
+}  // namespace eipc::cli

@@ -1,0 +1,49 @@
+// What `eipc sweep` runs: one run per (embedding, dt), its files and its command line.
+// The directory layout is documented in docs/sweep.md.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace eipc::cli {
+
+struct SweepOptions {
+  std::string scene, out;
+  std::vector<double> dts;
+  std::vector<std::string> embeddings;
+  int jobs = 0;  ///< simultaneous children (0: number of cores)
+  std::optional<std::string> reference;
+  std::optional<double> duration;
+  std::vector<std::string> set;
+  bool no_certify = false;
+  bool continuous = false;  ///< certify with --continuous as well
+};
+
+/// One simulation of the sweep. Its files are DIR/<name>.{h5,json,log,certify.json}.
+struct SweepRun {
+  std::string scenario, embedding;
+  double dt = 0.0;
+  std::string name;  ///< <scenario>_<embedding>_dt<dt>
+  std::string dir;
+  std::vector<std::string> command;  ///< eipc run arguments (without the executable)
+  std::string scene_hash;            ///< FNV-1a 64 of the scene file's bytes, hex
+
+  std::string path(const std::string& suffix) const { return dir + "/" + name + suffix; }
+  std::string trajectory() const { return path(".h5"); }
+  std::string record() const { return path(".json"); }
+  std::string log() const { return path(".log"); }
+  std::string certificate() const { return path(".certify.json"); }
+};
+
+/// Shortest text that reads back as exactly `x` (names files and child arguments).
+std::string exact_number(double x);
+
+/// Scenario name as `eipc run` sees it: the scene's "name" after the --set overrides,
+/// else the file stem. Throws InputError for an unreadable scene.
+std::string scenario_name(const std::string& scene, const std::vector<std::string>& set);
+
+/// Every (embedding, dt) combination in the order given, embeddings outermost.
+std::vector<SweepRun> plan_sweep(const SweepOptions& options);
+
+}  // namespace eipc::cli
