@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
   eipc::cli::add_ccd_command(app);
   eipc::cli::add_certify_command(app);
   eipc::cli::add_embed_command(app);
+  eipc::cli::add_report_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::RuntimeError& e) {  // a subcommand's own exit code
