@@ -1,5 +1,7 @@
 """The report's figures: contact forces and contact counts over time, E vs h, wall-clock vs h,
 E vs wall-clock. Each method keeps one colour and marker in every figure."""
+import math
+
 import numpy as np
 
 from . import style
@@ -43,32 +45,43 @@ def contact_pairs(series, styles, pair, dt, out_dir):
 
 
 def _loglog_lines(ax, curves, styles):
-    """curves: {method: (x list, y list)}; points in the given order joined by lines."""
+    """curves: {method: (x list, y list)}; points in the given order joined by lines.
+    Returns False (and says so on the axes) when there is nothing to draw."""
+    drawn = False
     for method, (x, y) in curves.items():
         if x:
             ax.loglog(x, y, linestyle="-", label=method, color=styles[method]["color"],
                       marker=styles[method]["marker"])
+            drawn = True
+    if not drawn:
+        ax.text(0.5, 0.5, "no data: no finished run has this quantity", transform=ax.transAxes,
+                ha="center", va="center", fontsize=7)
+    return drawn
+
+
+def _positive(x):
+    """Can be placed on a log axis."""
+    return x is not None and math.isfinite(x) and x > 0
 
 
 def error_vs_dt(convergence, styles, out_dir):
     fig, (ax,) = style.figure(2.6)
     curves = {}
     for row in convergence:
-        pts = sorted((h, e) for h, e in row["errors"].items() if e is not None and e > 0)
+        pts = sorted((h, e) for h, e in row["errors"].items() if _positive(e))
         curves[row["embedding"]] = ([h for h, _ in pts], [e for _, e in pts])
-    _loglog_lines(ax, curves, styles)
-    xs = np.array([h for x, _ in curves.values() for h in x])
-    ys = np.array([e for _, y in curves.values() for e in y])
-    if len(xs) >= 1:
+    if _loglog_lines(ax, curves, styles):
+        xs = np.array([h for x, _ in curves.values() for h in x])
+        ys = np.array([e for _, y in curves.values() for e in y])
         # First-order reference through the geometric mean of all points.
         h = np.array([xs.min(), xs.max()]) if xs.min() < xs.max() else xs.min() * np.array([0.5, 2.0])
         c = np.exp(np.mean(np.log(ys)) - np.mean(np.log(xs)))
         ax.loglog(h, c * h, "k--", linewidth=0.8, label="first order")
-    style.log_axis(ax.xaxis, xs)
-    style.log_axis(ax.yaxis)
+        style.log_axis(ax.xaxis, xs)
+        style.log_axis(ax.yaxis)
+        ax.legend()
     ax.set_xlabel("time step h [s]")
     ax.set_ylabel("error E(h) [m]")
-    ax.legend()
     return style.save(fig, out_dir, "error_vs_dt")
 
 
@@ -77,14 +90,15 @@ def wall_vs_dt(timing, styles, out_dir):
     curves = {}
     for row in timing:
         x, y = curves.setdefault(row["embedding"], ([], []))
-        x.append(row["dt"])
-        y.append(row["run"].wall_seconds)
-    _loglog_lines(ax, curves, styles)
-    style.log_axis(ax.xaxis, [h for x, _ in curves.values() for h in x])
-    style.log_axis(ax.yaxis)
+        if _positive(row["run"].wall_seconds):
+            x.append(row["dt"])
+            y.append(row["run"].wall_seconds)
+    if _loglog_lines(ax, curves, styles):
+        style.log_axis(ax.xaxis, [h for x, _ in curves.values() for h in x])
+        style.log_axis(ax.yaxis)
+        ax.legend()
     ax.set_xlabel("time step h [s]")
     ax.set_ylabel("wall-clock time [s]")
-    ax.legend()
     return style.save(fig, out_dir, "wall_vs_dt")
 
 
@@ -94,12 +108,12 @@ def error_vs_wall(convergence, timing, styles, out_dir):
     curves = {}
     for row in convergence:
         pts = sorted((wall[(row["embedding"], h)], e) for h, e in row["errors"].items()
-                     if e is not None and e > 0 and wall.get((row["embedding"], h)))
+                     if _positive(e) and _positive(wall.get((row["embedding"], h))))
         curves[row["embedding"]] = ([w for w, _ in pts], [e for _, e in pts])
-    _loglog_lines(ax, curves, styles)
-    style.log_axis(ax.xaxis)
-    style.log_axis(ax.yaxis)
+    if _loglog_lines(ax, curves, styles):
+        style.log_axis(ax.xaxis)
+        style.log_axis(ax.yaxis)
+        ax.legend()
     ax.set_xlabel("wall-clock time [s]")
     ax.set_ylabel("error E(h) [m]")
-    ax.legend()
     return style.save(fig, out_dir, "error_vs_wall")

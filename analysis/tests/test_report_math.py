@@ -57,5 +57,26 @@ class RunsCsv(unittest.TestCase):
         self.assertEqual((runs[0].ok, runs[0].trajectory, runs[0].error, runs[0].line), (True, "b.h5", 2e-3, 3))
 
 
+class ReportWithoutReferences(unittest.TestCase):
+    def test_runs_without_error_or_trajectory_still_give_tables_and_plots(self):
+        from eipc_report.report import make_report
+        d = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, d)
+        rows = ["s,full,0.01,100,6,0.17,3,4,0,1e-4,,complete,0,,",
+                "s,low,0.01,100,2,0.5,3,4,0,1e-4,,complete,0,,",
+                "s,low,0.02,50,inf,0,3,4,0,1e-4,,complete,0,,nan"]
+        with open(os.path.join(d, "runs.csv"), "w") as f:
+            f.write(",".join(COLUMNS) + "\n" + "\n".join(rows) + "\n")
+        out = os.path.join(d, "out")
+        make_report(d, out, ["bubble_left", "teddy"], None, None, "test")
+        with open(os.path.join(out, "report.md")) as f:
+            text = f.read()
+        self.assertIn("| low | no reference | nan | – |", text)
+        self.assertIn("| low | 0.01 | 2 | 0.5 | 3 | 4 | 3.00× |", text)
+        for stem in ("error_vs_dt", "wall_vs_dt", "error_vs_wall"):
+            self.assertGreater(os.path.getsize(os.path.join(out, stem + ".png")), 1000)
+        self.assertFalse(os.path.exists(os.path.join(out, "contact_forces.png")))
+
+
 if __name__ == "__main__":
     unittest.main()
