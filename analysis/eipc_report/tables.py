@@ -81,23 +81,25 @@ def convergence_markdown(rows, steps):
 TIMING_FIELDS = ["wall_seconds", "real_time_factor", "newton_mean", "newton_max", "line_search_steps", "steps"]
 
 
+
 def write_timing_csv(path, scenario, rows):
     with open(path, "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f, lineterminator="\n")
-        w.writerow(["scenario", "embedding", "dt"] + TIMING_FIELDS + ["speedup_vs_full"])
+        w.writerow(["scenario", "embedding", "dt"] + TIMING_FIELDS + ["speedup_vs_full", "certified"])
         for row in rows:
             run = row["run"]
             w.writerow([scenario, row["embedding"], _raw(row["dt"])] +
-                       [_raw(getattr(run, k)) for k in TIMING_FIELDS] + [_raw(row["speedup_vs_full"])])
+                       [_raw(getattr(run, k)) for k in TIMING_FIELDS] + [_raw(row["speedup_vs_full"]), run.certified])
 
 
 def timing_markdown(rows):
-    lines = ["| method | h [s] | wall [s] | real-time factor | Newton its/step (mean) | (max) | speed-up vs full |",
-             "|---|---:|---:|---:|---:|---:|---:|"]
+    lines = ["| method | h [s] | wall [s] | real-time factor | Newton its/step (mean) | (max) | speed-up vs full "
+             "| certified |", "|---|---:|---:|---:|---:|---:|---:|---|"]
     for row in rows:
         run = row["run"]
         ratio = "–" if row["speedup_vs_full"] is None else f"{row['speedup_vs_full']:.2f}×"
         newton_max = "–" if run.newton_max is None else f"{run.newton_max:g}"
         lines.append(f"| {row['embedding']} | {format_step(row['dt'])} | {_sig(run.wall_seconds)} | "
-                     f"{_sig(run.real_time_factor)} | {_sig(run.newton_mean)} | {newton_max} | {ratio} |")
+                     f"{_sig(run.real_time_factor)} | {_sig(run.newton_mean)} | {newton_max} | {ratio} | "
+                     f"{run.certified or '–'} |")
     return "\n".join(lines) + "\n"

@@ -72,7 +72,7 @@ class ReportWithoutReferences(unittest.TestCase):
         with open(os.path.join(out, "report.md")) as f:
             text = f.read()
         self.assertIn("| low | no reference | nan | – |", text)
-        self.assertIn("| low | 0.01 | 2 | 0.5 | 3 | 4 | 3.00× |", text)
+        self.assertIn("| low | 0.01 | 2 | 0.5 | 3 | 4 | 3.00× | – |", text)
         for stem in ("error_vs_dt", "wall_vs_dt", "error_vs_wall"):
             self.assertGreater(os.path.getsize(os.path.join(out, stem + ".png")), 1000)
         self.assertFalse(os.path.exists(os.path.join(out, "contact_forces.png")))

@@ -223,8 +223,8 @@ TEST_CASE("eipc report tabulates E, fitted order, timing and pair forces of a sw
       CHECK(std::stod(row.at("speedup_vs_full")) == Approx(low ? sweep.full_wall[k] / sweep.low_wall[k] : 1.0));
     }
     const std::string md = slurp(out / "report.md");
-    CHECK_THAT(md, Catch::Contains("| low | 0.01 | 5 | 0.008 | 3.25 | 7 | 4.00× |"));
-    CHECK_THAT(md, Catch::Contains("| low | 0.02 | 4 | 0.01 | 3.25 | 7 | 2.50× |"));
+    CHECK_THAT(md, Catch::Contains("| low | 0.01 | 5 | 0.008 | 3.25 | 7 | 4.00× | yes |"));
+    CHECK_THAT(md, Catch::Contains("| low | 0.02 | 4 | 0.01 | 3.25 | 7 | 2.50× | yes |"));
   }
 
   {  // force series: on bubble_left from teddy, whichever order the file stores the bodies in
