@@ -81,7 +81,7 @@ def read_runs(directory):
     path = os.path.join(directory, "runs.csv")
     if not os.path.isfile(path):
         raise InputError(f"{path}: file not found (make it with `eipc sweep SCENE ... --out {directory}`)")
-    with open(path, newline="", encoding="utf-8") as f:
+    with open(path, newline="", encoding="utf-8-sig") as f:  # -sig: tolerate a byte-order mark
         reader = csv.DictReader(f)
         header = [c.strip() for c in (reader.fieldnames or [])]
         missing = [c for c in COLUMNS if c not in header]

@@ -42,11 +42,13 @@ void check_runs_csv(const std::string& dir) {
   if (!in) throw InputError(path + ": file not found (make it with `eipc sweep SCENE ... --out " + dir + "`)");
   std::string header, field, missing;
   std::getline(in, header);
+  if (header.rfind("\xEF\xBB\xBF", 0) == 0) header.erase(0, 3);  // UTF-8 byte-order mark
   std::vector<std::string> fields;
   std::istringstream split(header);
   while (std::getline(split, field, ',')) fields.push_back(trimmed_field(field));
   for (const char* column : kRunsColumns) {
-    if (std::find(fields.begin(), fields.end(), column) == fields.end()) missing += (missing.empty() ? "" : ", ") + std::string(column);
+    if (std::find(fields.begin(), fields.end(), column) != fields.end()) continue;
+    missing += (missing.empty() ? "" : ", ") + std::string(column);
   }
   if (!missing.empty()) throw InputError(path + ": header: missing column(s) " + missing);
 }
