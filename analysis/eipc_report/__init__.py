@@ -1,0 +1,1 @@
+"""Tables and plots of an `eipc sweep` directory (see docs/report.md)."""

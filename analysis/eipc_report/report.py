@@ -1,0 +1,98 @@
+"""Putting it together: runs.csv + trajectories -> tables, figures and report.md in the output dir."""
+import math
+import os
+
+from .errors import InputError
+from .markdown import report_markdown
+from .methods import format_step, method_order, time_steps
+from .runs import read_runs, trajectory_path
+from .series_csv import write_pair_series_csv
+from .tables import convergence, timing, write_convergence_csv, write_timing_csv
+from .trajectory import read_pair_series
+
+
+def _select_scenario(runs, wanted, csv_path):
+    names = sorted({r.scenario for r in runs})
+    if wanted is None:
+        if len(names) > 1:
+            raise InputError(f"{csv_path}: field 'scenario': several scenarios ({', '.join(names)}); "
+                             f"choose one with --scenario")
+        wanted = names[0]
+    elif wanted not in names:
+        raise InputError(f"--scenario: no runs of '{wanted}' in {csv_path} (have {', '.join(names)})")
+    return wanted, [r for r in runs if r.scenario == wanted]
+
+
+def _force_step(runs, wanted):
+    """The h of the time-series plots: --dt, else the one most methods finished (smallest on ties)."""
+    finished = [r for r in runs if r.ok and r.trajectory]
+    if wanted is not None:
+        for h in time_steps(runs):
+            if math.isclose(h, wanted, rel_tol=1e-9):
+                return h
+        have = ", ".join(format_step(h) for h in time_steps(runs))
+        raise InputError(f"--dt {wanted:g}: no run with this time step (have {have})")
+    if not finished:
+        return None
+    return min(time_steps(finished), key=lambda h: (-sum(r.dt == h for r in finished), h))
+
+
+def _read_series(directory, runs, methods, pair, force_dt, notes):
+    """{method: PairSeries} of the finished runs at force_dt."""
+    series = {}
+    for m in methods:
+        run = next((r for r in runs if r.ok and r.embedding == m and r.dt == force_dt), None)
+        if run is None:
+            continue
+        s = read_pair_series(trajectory_path(directory, run), *pair)
+        series[m] = s
+        if s.status != "complete":
+            notes.append(f"{m}, h = {format_step(force_dt)} s: trajectory is {s.status}.")
+        if not s.pair_count.any():
+            notes.append(f"{m}, h = {format_step(force_dt)} s: {pair[0]} and {pair[1]} never touch.")
+    if not series:
+        raise InputError(f"--dt {force_dt:g}: no finished run with this time step")
+    return series
+
+
+def make_report(directory, out_dir, pair, wanted_dt, wanted_scenario, command):
+    # Everything is read and checked before anything is written (bad input leaves no partial output).
+    csv_path = os.path.join(directory, "runs.csv")
+    scenario, runs = _select_scenario(read_runs(directory), wanted_scenario, csv_path)
+    if not any(r.ok for r in runs):
+        raise InputError(f"{csv_path}: field 'exit_code': no run of '{scenario}' finished (exit code 0)")
+    if os.path.exists(out_dir) and not os.path.isdir(out_dir):
+        raise InputError(f"--out: {out_dir} exists and is not a directory")
+    methods = method_order(runs)
+    notes = []
+    conv, tim = convergence(runs), timing(runs)
+    for row in conv:
+        if row["order"] is None:
+            notes.append(f"{row['embedding']}: fewer than two time steps with an error; no order fitted.")
+    force_dt = _force_step(runs, wanted_dt)
+    series = _read_series(directory, runs, methods, pair, force_dt, notes) if force_dt is not None else {}
+
+    from . import plots, style  # matplotlib is slow to import: only once the input is known good
+    os.makedirs(out_dir, exist_ok=True)
+    style.apply()
+    styles = {m: style.method_style(i) for i, m in enumerate(methods)}
+    files = ["report.md", "convergence.csv", "timing.csv"]
+    write_convergence_csv(os.path.join(out_dir, "convergence.csv"), scenario, conv)
+    write_timing_csv(os.path.join(out_dir, "timing.csv"), scenario, tim)
+    if series:
+        files.append("contact_forces.csv")
+        write_pair_series_csv(os.path.join(out_dir, "contact_forces.csv"), series, pair)
+        files += plots.forces(series, styles, pair, force_dt, out_dir)
+        files += plots.contact_pairs(series, styles, pair, force_dt, out_dir)
+    files += plots.error_vs_dt(conv, styles, out_dir)
+    files += plots.wall_vs_dt(tim, styles, out_dir)
+    files += plots.error_vs_wall(conv, tim, styles, out_dir)
+
+    skipped = [r for r in runs if not r.ok]
+    text = report_markdown(scenario, command, conv, tim, time_steps(runs), pair, force_dt, skipped, notes)
+    with open(os.path.join(out_dir, "report.md"), "w", encoding="utf-8") as f:
+        f.write(text)
+    print(f"report of {scenario} ({len(runs)} runs) written to {out_dir}: {', '.join(files)}")
+    for row in conv:
+        order = "–" if row["order"] is None else f"{row['order']:.3f}"
+        print(f"  {row['embedding']}: fitted order {order}")

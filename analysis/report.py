@@ -1,0 +1,48 @@
+#!/usr/bin/python3
+"""Tables and plots of an `eipc sweep` directory: `eipc report DIR` runs this script.
+
+usage: report.py DIR [--out results] [--pair A,B] [--dt H] [--scenario NAME] [--command TEXT]
+Exit codes: 0 success, 2 bad input (the message names the file, field and problem).
+Runs with Debian's /usr/bin/python3 (matplotlib, numpy, h5py). See docs/report.md.
+"""
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from eipc_report.errors import InputError  # noqa: E402
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(prog="report.py", description=__doc__.splitlines()[0])
+    p.add_argument("dir", help="sweep directory holding runs.csv")
+    p.add_argument("--out", default="results", help="output directory (created if missing)")
+    p.add_argument("--pair", default="bubble_left,teddy", help="A,B: plot contact forces on body A from body B")
+    p.add_argument("--dt", type=float, help="time step of the force and contact-pair plots")
+    p.add_argument("--scenario", help="scenario to report when runs.csv holds several")
+    p.add_argument("--command", help="command line quoted in report.md")
+    return p.parse_args(argv)
+
+
+def parse_pair(text):
+    names = [n.strip() for n in text.split(",")]
+    if len(names) != 2 or not all(names) or names[0] == names[1]:
+        raise InputError(f"--pair: '{text}' is not two different body names 'A,B'")
+    return names
+
+
+def main(argv):
+    args = parse_args(argv)
+    from eipc_report.report import make_report
+    command = args.command or "analysis/report.py " + " ".join(argv)
+    make_report(args.dir, args.out, parse_pair(args.pair), args.dt, args.scenario, command)
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except InputError as e:
+        print(f"error: {e}", file=sys.stderr)
+        sys.exit(2)

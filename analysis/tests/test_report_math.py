@@ -1,0 +1,82 @@
+"""Checks of the report's arithmetic: `python3 -m unittest discover analysis/tests` (Debian python)."""
+import math
+import os
+import shutil
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from eipc_report.errors import InputError  # noqa: E402
+from eipc_report.fit import fitted_order  # noqa: E402
+from eipc_report.runs import COLUMNS, read_runs  # noqa: E402
+
+
+class FittedOrder(unittest.TestCase):
+    def test_power_laws_give_their_exponent(self):
+        h = [0.005, 0.01, 0.02, 0.04]
+        for p in (0.5, 1.0, 2.0):
+            self.assertAlmostEqual(fitted_order(h, [3.7 * x ** p for x in h]), p, places=12)
+
+    def test_least_squares_slope_of_scattered_points(self):
+        # log-log points (x, y) = (0, 0), (1, 2), (2, 1): slope sum(dx dy)/sum(dx^2) = 1/2.
+        e = math.e
+        self.assertAlmostEqual(fitted_order([1.0, e, e * e], [1.0, e ** 2, e]), 0.5, places=12)
+
+    def test_unusable_points_are_left_out(self):
+        self.assertAlmostEqual(fitted_order([0.01, 0.02, 0.04], [0.0, 2e-3, 4e-3]), 1.0, places=12)
+        self.assertIsNone(fitted_order([0.01, 0.02], [1e-3, float("nan")]))
+        self.assertIsNone(fitted_order([0.01, 0.01], [1e-3, 2e-3]))
+
+
+class RunsCsv(unittest.TestCase):
+    def write(self, text):
+        d = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, d)
+        with open(os.path.join(d, "runs.csv"), "w") as f:
+            f.write(text)
+        return d
+
+    def test_missing_column_is_named(self):
+        d = self.write(",".join(c for c in COLUMNS if c != "error") + "\n")
+        with self.assertRaisesRegex(InputError, r"runs\.csv: header: missing column\(s\) error"):
+            read_runs(d)
+
+    def test_bad_number_names_line_and_field(self):
+        row = "s,full,abc,1,1,1,1,1,1,1,yes,complete,0,a.h5,1e-3"
+        d = self.write(",".join(COLUMNS) + "\n" + row + "\n")
+        with self.assertRaisesRegex(InputError, r"runs\.csv line 2: field 'dt': 'abc' is not a number"):
+            read_runs(d)
+
+    def test_later_row_replaces_earlier_one(self):
+        rows = ["s,low,0.01,100,2,0.5,3,4,0,1e-4,yes,incomplete,3,a.h5,",
+                "s,low,0.01,100,1,1.0,3,4,0,1e-4,yes,complete,0,b.h5,2e-3"]
+        runs = read_runs(self.write(",".join(COLUMNS) + "\n" + "\n".join(rows) + "\n"))
+        self.assertEqual(len(runs), 1)
+        self.assertEqual((runs[0].ok, runs[0].trajectory, runs[0].error, runs[0].line), (True, "b.h5", 2e-3, 3))
+
+
+class ReportWithoutReferences(unittest.TestCase):
+    def test_runs_without_error_or_trajectory_still_give_tables_and_plots(self):
+        from eipc_report.report import make_report
+        d = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, d)
+        rows = ["s,full,0.01,100,6,0.17,3,4,0,1e-4,,complete,0,,",
+                "s,low,0.01,100,2,0.5,3,4,0,1e-4,,complete,0,,",
+                "s,low,0.02,50,inf,0,3,4,0,1e-4,,complete,0,,nan"]
+        with open(os.path.join(d, "runs.csv"), "w") as f:
+            f.write(",".join(COLUMNS) + "\n" + "\n".join(rows) + "\n")
+        out = os.path.join(d, "out")
+        make_report(d, out, ["bubble_left", "teddy"], None, None, "test")
+        with open(os.path.join(out, "report.md")) as f:
+            text = f.read()
+        self.assertIn("| low | no reference | nan | – |", text)
+        self.assertIn("| low | 0.01 | 2 | 0.5 | 3 | 4 | 3.00× | – |", text)
+        for stem in ("error_vs_dt", "wall_vs_dt", "error_vs_wall"):
+            self.assertGreater(os.path.getsize(os.path.join(out, stem + ".png")), 1000)
+        self.assertFalse(os.path.exists(os.path.join(out, "contact_forces.png")))
+
+
+if __name__ == "__main__":
+    unittest.main()
