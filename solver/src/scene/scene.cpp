@@ -23,6 +23,7 @@ public:
   Field(const json& value, std::string path, const std::string& file) : v_(value), path_(std::move(path)), file_(file) {}
 
   [[noreturn]] void fail(const std::string& problem) const {
+    if (path_.empty()) throw InputError(file_ + ": " + problem);  // the root: the problem names the field
     throw InputError(file_ + ": field '" + path_ + "': " + problem);
   }
   const json& value() const { return v_; }
@@ -269,7 +270,8 @@ Scene load_scene(const std::string& path, const SceneOverrides& overrides) {
   const Field root(doc, "", path);
   root.require_object();
   if (!root.has("format") || doc["format"] != "eipc-scene") root.fail("'format' must be \"eipc-scene\"");
-  if (!root.has("version") || doc["version"] != 1) root.child("version").fail("unsupported version (expected 1)");
+  if (!root.has("version")) root.fail("missing required field 'version' (expected 1)");
+  if (doc["version"] != 1) root.child("version").fail("unsupported version (expected 1)");
 
   Scene scene;
   scene.path = path;
