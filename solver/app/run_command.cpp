@@ -170,7 +170,7 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--threads", opts->threads, "worker threads (0: all cores)")->check(CLI::NonNegativeNumber);
   cmd->add_option("--max-wall", opts->max_wall,
                   "stop cleanly after this many wall-clock seconds (exit 3, trajectory kept, marked incomplete)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::PositiveNumber & CLI::Range(0.0, 1e9));  // 1e9 s keeps the deadline in steady_clock's range
   cmd->add_option("--set", opts->set, "override a scene field: key.path=value (repeatable)");
   cmd->add_flag("--json", opts->json, "print the summary as JSON");
   cmd->callback([opts] {

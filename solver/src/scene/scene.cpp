@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <set>
 
 namespace eipc {
@@ -296,7 +297,9 @@ Scene load_scene(const std::string& path, const SceneOverrides& overrides) {
     p.solver.newton_tol = s.positive_or("newton_tol", p.solver.newton_tol);
     if (s.has("max_newton_iters")) {
       const double n = s.at("max_newton_iters").positive();
-      if (n != std::floor(n)) s.child("max_newton_iters").fail("expected a positive integer");
+      if (n != std::floor(n) || n > std::numeric_limits<int>::max())
+        s.child("max_newton_iters").fail("expected a positive integer up to " +
+                                         std::to_string(std::numeric_limits<int>::max()));
       p.solver.max_newton_iters = static_cast<int>(n);
     }
   }

@@ -35,12 +35,14 @@ TEST_CASE("eipc run --max-wall stops a long run with exit 3 and keeps the trajec
   for (std::size_t i = 1; i < t.frames.size(); ++i) CHECK(t.frames[i].step > t.frames[i - 1].step);
 }
 
-TEST_CASE("eipc run rejects a non-positive --max-wall as a usage error", "[cli]") {
+TEST_CASE("eipc run rejects a non-positive or absurd --max-wall as a usage error", "[cli]") {
   Workspace w;
-  const Result r = run_eipc("run " + w.scene() + " --max-wall 0");
-  INFO(r.output);
-  CHECK(r.code == 2);
-  CHECK_THAT(r.output, Contains("--max-wall"));
+  for (const char* bad : {"0", "-1", "1e300"}) {
+    const Result r = run_eipc("run " + w.scene() + " --max-wall " + bad);
+    INFO(bad << ": " << r.output);
+    CHECK(r.code == 2);
+    CHECK_THAT(r.output, Contains("--max-wall"));
+  }
 }
 
 TEST_CASE("a run killed with SIGKILL leaves only a partial file that never reads as complete", "[cli]") {

@@ -51,3 +51,13 @@ TEST_CASE("fuzz_scene: a scene without 'version' is an InputError, not a JSON ex
   CHECK_THAT(d.error_of(R"({"format": "eipc-scene", "version": 2, "duration": 1, "dt": 0.1, )" + kBody + "}"),
              Contains("field 'version'") && Contains("unsupported version"));
 }
+
+TEST_CASE("fuzz_scene: a huge solver.max_newton_iters is an InputError, not an overflowing cast", "[scene][fuzz]") {
+  SceneDir d;
+  const std::string head = R"({"format": "eipc-scene", "version": 1, "duration": 1, "dt": 0.1, "solver": )";
+  REQUIRE(d.error_of(head + R"({"max_newton_iters": 2147483647}, )" + kBody + "}") == "");
+  CHECK_THAT(d.error_of(head + R"({"max_newton_iters": 1e300}, )" + kBody + "}"),
+             Contains("field 'solver.max_newton_iters'") && Contains("positive integer"));
+  CHECK_THAT(d.error_of(head + R"({"max_newton_iters": 2147483648}, )" + kBody + "}"),
+             Contains("field 'solver.max_newton_iters'"));
+}
