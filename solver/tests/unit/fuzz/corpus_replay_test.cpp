@@ -33,10 +33,19 @@ int replay(const std::string& target, Feed feed) {
 
 }  // namespace
 
-TEST_CASE("every fuzz corpus input of the mesh readers is read or refused with InputError", "[fuzz][mesh]") {
+TEST_CASE("every fuzz corpus input of the .msh reader is read or refused with InputError", "[fuzz][mesh]") {
   CHECK(replay("fuzz_msh", eipc::fuzz::feed_msh) >= 4);
+}
+
+TEST_CASE("every fuzz corpus input of the VTK reader is read or refused with InputError", "[fuzz][mesh]") {
   CHECK(replay("fuzz_vtk", eipc::fuzz::feed_vtk) >= 2);
+}
+
+TEST_CASE("every fuzz corpus input of the OBJ reader is read or refused with InputError", "[fuzz][mesh]") {
   CHECK(replay("fuzz_obj", eipc::fuzz::feed_obj) >= 2);
+}
+
+TEST_CASE("every fuzz corpus input of the TetGen reader is read or refused with InputError", "[fuzz][mesh]") {
   CHECK(replay("fuzz_tetgen", eipc::fuzz::feed_tetgen) >= 2);
 }
 
