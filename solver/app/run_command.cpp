@@ -23,6 +23,7 @@ struct RunOptions {
   std::optional<double> dt, duration;
   std::optional<std::string> embedding, out;
   int threads = 0;
+  std::optional<double> max_wall;  ///< seconds; the run stops cleanly (exit 3) when exceeded
   std::vector<std::string> set;
   bool json = false;
 };
@@ -82,6 +83,9 @@ void print_summary(const Summary& s, bool as_json) {
 int run(const RunOptions& o) {
   SceneOverrides overrides{o.dt, o.duration, o.embedding, o.set};
   Scene scene = load_scene(o.scene, overrides);
+  if (!(scene.duration / scene.params.dt <= 1e9))
+    throw InputError(o.scene + ": field 'dt': " + fmt::format("{} s gives more than 1e9 steps over {} s",
+                                                             scene.params.dt, scene.duration));
   const long steps = std::lround(scene.duration / scene.params.dt);
   if (std::abs(steps * scene.params.dt - scene.duration) > 1e-9 * scene.duration)
     throw InputError(o.scene + ": field 'duration': " + fmt::format("{} s is not a whole number of steps of dt = {} s",
@@ -108,11 +112,16 @@ int run(const RunOptions& o) {
   summary.output = out;
   const bool progress = isatty(STDERR_FILENO);
   const auto start = std::chrono::steady_clock::now();
+  if (o.max_wall)
+    sim.set_deadline(start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                 std::chrono::duration<double>(*o.max_wall)));
   StepStats pending;
   pending.min_distance = std::numeric_limits<double>::infinity();
   int code = 0;
   try {
     for (long n = 1; n <= steps; ++n) {
+      if (o.max_wall && std::chrono::steady_clock::now() - start >= std::chrono::duration<double>(*o.max_wall))
+        throw WallTimeExceeded("wall-time limit reached before the step");
       const StepStats s = sim.step();
       accumulate(pending, s);
       summary.steps = n;
@@ -132,6 +141,10 @@ int run(const RunOptions& o) {
   } catch (const SolverFailure& e) {
     summary.status = "incomplete";
     summary.reason = fmt::format("step {}: {}", summary.steps + 1, e.what());
+    if (dynamic_cast<const WallTimeExceeded*>(&e))
+      summary.reason = fmt::format("--max-wall {} s exceeded: {}", *o.max_wall, summary.reason);
+    // Keep the last completed state even when it is between output frames.
+    if (summary.steps % stride != 0) writer.append(make_frame(sim, pending));
     writer.finish(TrajectoryStatus::incomplete, summary.reason);
     code = 3;
   }
@@ -155,6 +168,9 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--duration", opts->duration, "simulated duration (s), overrides the scene");
   cmd->add_option("--out", opts->out, "trajectory file (default: <scene name>.h5)");
   cmd->add_option("--threads", opts->threads, "worker threads (0: all cores)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--max-wall", opts->max_wall,
+                  "stop cleanly after this many wall-clock seconds (exit 3, trajectory kept, marked incomplete)")
+      ->check(CLI::PositiveNumber & CLI::Range(0.0, 1e9));  // 1e9 s keeps the deadline in steady_clock's range
   cmd->add_option("--set", opts->set, "override a scene field: key.path=value (repeatable)");
   cmd->add_flag("--json", opts->json, "print the summary as JSON");
   cmd->callback([opts] {

@@ -106,6 +106,9 @@ Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std:
     if (it > params_.solver.max_newton_iters)
       throw SolverFailure("Newton did not converge in " + std::to_string(params_.solver.max_newton_iters) +
                           " iterations at t = " + std::to_string(t1) + " s");
+    if (deadline_ && std::chrono::steady_clock::now() >= *deadline_)
+      throw WallTimeExceeded("wall-time limit reached during Newton iteration " + std::to_string(it) +
+                             " at t = " + std::to_string(t1) + " s");
     result.iterations = it;
     const Positions x = sys_.collision_positions(q);
     Candidates candidates;
@@ -122,6 +125,8 @@ Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std:
       H = potential_.hessian(s, q, contacts);
       eliminate_fixed(H, g, fixed);
     }
+    if (!g.allFinite())
+      throw SolverFailure("non-finite gradient (NaN or inf) at t = " + std::to_string(t1) + " s");
     VecX direction;
     bool solved;
     {
@@ -146,6 +151,8 @@ Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std:
     }
     ScopedTimer timer(times_.line_search);
     const double e0 = potential_.energy(s, q, contacts);
+    if (!std::isfinite(e0))
+      throw SolverFailure("non-finite energy (NaN or inf) at t = " + std::to_string(t1) + " s");
     for (;;) {
       const Positions trial = q + alpha * dq;
       if (potential_.energy(s, trial, potential_.contacts(trial, swept)) <= e0) {
@@ -226,7 +233,10 @@ StepStats Simulator::step() {
     try_move_prescribed(q, targets);
   }
 
-  v_ = (q - q_) / h;
+  const Positions v = (q - q_) / h;
+  if (!q.allFinite() || !v.allFinite())
+    throw SolverFailure("non-finite state (NaN or inf) after the step to t = " + std::to_string(t1) + " s");
+  v_ = v;
   q_ = q;
   ++step_;
 

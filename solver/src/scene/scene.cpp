@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <set>
 
 namespace eipc {
@@ -23,6 +24,7 @@ public:
   Field(const json& value, std::string path, const std::string& file) : v_(value), path_(std::move(path)), file_(file) {}
 
   [[noreturn]] void fail(const std::string& problem) const {
+    if (path_.empty()) throw InputError(file_ + ": " + problem);  // the root: the problem names the field
     throw InputError(file_ + ": field '" + path_ + "': " + problem);
   }
   const json& value() const { return v_; }
@@ -269,7 +271,8 @@ Scene load_scene(const std::string& path, const SceneOverrides& overrides) {
   const Field root(doc, "", path);
   root.require_object();
   if (!root.has("format") || doc["format"] != "eipc-scene") root.fail("'format' must be \"eipc-scene\"");
-  if (!root.has("version") || doc["version"] != 1) root.child("version").fail("unsupported version (expected 1)");
+  if (!root.has("version")) root.fail("missing required field 'version' (expected 1)");
+  if (doc["version"] != 1) root.child("version").fail("unsupported version (expected 1)");
 
   Scene scene;
   scene.path = path;
@@ -294,7 +297,9 @@ Scene load_scene(const std::string& path, const SceneOverrides& overrides) {
     p.solver.newton_tol = s.positive_or("newton_tol", p.solver.newton_tol);
     if (s.has("max_newton_iters")) {
       const double n = s.at("max_newton_iters").positive();
-      if (n != std::floor(n)) s.child("max_newton_iters").fail("expected a positive integer");
+      if (n != std::floor(n) || n > std::numeric_limits<int>::max())
+        s.child("max_newton_iters").fail("expected a positive integer up to " +
+                                         std::to_string(std::numeric_limits<int>::max()));
       p.solver.max_newton_iters = static_cast<int>(n);
     }
   }

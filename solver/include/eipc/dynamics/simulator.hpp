@@ -10,6 +10,8 @@
 #include "eipc/io/trajectory.hpp"
 #include "eipc/optim/linear_solver.hpp"
 
+#include <chrono>
+#include <optional>
 #include <stdexcept>
 
 namespace eipc {
@@ -19,6 +21,12 @@ namespace eipc {
 class SolverFailure : public std::runtime_error {
 public:
   using std::runtime_error::runtime_error;
+};
+
+/// The wall-clock deadline given to set_deadline() passed during a step.
+class WallTimeExceeded : public SolverFailure {
+public:
+  using SolverFailure::SolverFailure;
 };
 
 /// Wall seconds spent in each phase of the Newton solves, summed over all steps.
@@ -34,8 +42,13 @@ class Simulator {
 public:
   Simulator(std::vector<Body> bodies, SimulationParams params);
 
-  /// Advances one step of dt; throws SolverFailure (state unchanged) on failure.
+  /// Advances one step of dt; throws SolverFailure (state unchanged) on failure,
+  /// including a non-finite energy, gradient or state (NaN never enters the state).
   StepStats step();
+
+  /// From now on a step still running at `deadline` stops (checked every Newton
+  /// iteration) with WallTimeExceeded, state unchanged. nullopt: no limit.
+  void set_deadline(std::optional<std::chrono::steady_clock::time_point> deadline) { deadline_ = deadline; }
 
   long step_index() const { return step_; }
   double time() const { return step_ * params_.dt; }
@@ -72,6 +85,7 @@ private:
   long step_ = 0;
   std::vector<BodyPairForce> forces_;
   PhaseTimes times_;
+  std::optional<std::chrono::steady_clock::time_point> deadline_;
 };
 
 }  // namespace eipc

@@ -4,21 +4,12 @@
 #include "eipc/io/trajectory_file.hpp"
 
 #include <catch2/catch.hpp>
-#include <cstdio>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <sstream>
-#include <sys/wait.h>
 
 using namespace eipc;
-namespace fs = std::filesystem;
+using namespace eipc::test;
 
 namespace {
-
-using eipc::test::Result;
-using eipc::test::run_eipc;
-using eipc::test::Workspace;
 
 void check_bad(const Result& r, const std::string& expected) {
   INFO(r.output);

@@ -1,0 +1,9 @@
+// libFuzzer target: legacy ASCII VTK unstructured-grid reader and the scene loader's mesh checks.
+// The body is eipc::fuzz::feed_vtk (reader_inputs.hpp); any crash, sanitizer report,
+// exception other than InputError, or hang is a bug.
+#include "reader_inputs.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  eipc::fuzz::feed_vtk(data, size);
+  return 0;
+}
