@@ -2,6 +2,7 @@
 
 #include "eipc/certify/box_overlap.hpp"
 #include "eipc/certify/exact_tests.hpp"
+#include "eipc/mesh/surface.hpp"
 #include "stacked_triangles.hpp"
 
 #include <tbb/parallel_for.h>
@@ -30,10 +31,12 @@ FrameCheck check_frame(const std::vector<BodyState>& bodies, std::optional<doubl
       record({ViolationKind::degenerate_triangle, tris.body[g], tris.local[g]});
     }
 
-  // Ground half-space z <= height (exact double comparison), every vertex.
+  // Ground half-space z <= height (exact double comparison), every surface vertex:
+  // the solid a closed surface bounds lies above the plane iff its vertices do.
+  // (Interior vertices below it mean inverted elements, not an intersection.)
   if (ground_height)
     for (std::size_t b = 0; b < bodies.size(); ++b)
-      for (int v = 0; v < bodies[b].x->rows(); ++v)
+      for (int v : surface_vertices(*bodies[b].faces))
         if ((*bodies[b].x)(v, 2) <= *ground_height) {
           ++out.ground;
           record({ViolationKind::ground, static_cast<int>(b), v});

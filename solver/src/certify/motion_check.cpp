@@ -1,4 +1,5 @@
 #include "eipc/certify/motion_check.hpp"
+#include "eipc/mesh/surface.hpp"
 
 #include "eipc/certify/box_overlap.hpp"
 #include "stacked_triangles.hpp"
@@ -56,7 +57,7 @@ MotionCheck check_motion(const std::vector<BodyState>& from, const std::vector<B
 
   if (ground_height)
     for (std::size_t b = 0; b < from.size(); ++b)
-      for (int v = 0; v < from[b].x->rows(); ++v)
+      for (int v : surface_vertices(*from[b].faces))  // as in check_frame
         if ((*from[b].x)(v, 2) <= *ground_height || (*to[b].x)(v, 2) <= *ground_height) {
           ++out.collisions;
           record({MotionPrimitive::point_ground, SweepResult::collision, static_cast<int>(b), {v, -1}});

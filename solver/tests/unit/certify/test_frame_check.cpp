@@ -69,6 +69,15 @@ TEST_CASE("planted failures are caught", "[certify]") {
     CHECK(r.ground == 4);  // the z = 0 face touches the ground exactly
     CHECK(r.examples.front().kind == ViolationKind::ground);
   }
+  SECTION("only surface vertices are tested against the ground") {
+    // An interior (tet-only) vertex below the plane means an inverted element,
+    // not an intersection: the surface of the solid is still above it.
+    Surface with_interior = test::box({0, 0, 1}, {1, 1, 2});
+    with_interior.x.conservativeResize(with_interior.x.rows() + 1, 3);
+    with_interior.x.row(with_interior.x.rows() - 1) << 0.5, 0.5, -1.0;
+    CHECK(check({with_interior}, 0.0).ok());
+    CHECK(check({with_interior}, 1.0).ground == 4);
+  }
   SECTION("a self-intersecting fold of one body") {
     // A strip of four triangles; the last one is folded back through the first.
     Surface strip;
