@@ -73,22 +73,31 @@ std::vector<Vec3> Simulator::prescribed_targets(double t) const {
   return targets;
 }
 
-double Simulator::max_step(const Positions& q, const Positions& dq) const {
+Simulator::Sweep Simulator::sweep(const Positions& q, const Positions& dq) const {
   const Positions x0 = sys_.collision_positions(q);
   const Positions x1 = sys_.collision_positions(q + dq);
-  return max_collision_free_step(sys_.collision_mesh(), x0, x1, params_.ground_height,
-                                 params_.solver.ccd_separation_ratio);
+  Sweep s;
+  {
+    ScopedTimer timer(times_.broad_phase);
+    s.candidates = find_candidates(sys_.collision_mesh(), x0, x1, params_.contact.dhat);
+  }
+  ScopedTimer timer(times_.ccd);
+  s.max_step = max_collision_free_step(sys_.collision_mesh(), x0, x1, s.candidates, params_.ground_height,
+                                       params_.solver.ccd_separation_ratio);
+  return s;
 }
 
-bool Simulator::try_move_prescribed(Positions& q, const std::vector<Vec3>& targets) const {
+bool Simulator::try_move_prescribed(Positions& q, const std::vector<Vec3>& targets, Candidates& near) const {
   Positions dq = Positions::Zero(q.rows(), 3);
   for (std::size_t i = 0; i < targets.size(); ++i) {
     const int node = sys_.prescribed()[i].node;
     dq.row(node) = targets[i].transpose() - q.row(node);
   }
   if (dq.isZero(0.0)) return true;
-  if (max_step(q, dq) < 1.0) return false;
+  Sweep s = sweep(q, dq);
+  if (s.max_step < 1.0) return false;
   q += dq;
+  near = std::move(s.candidates);
   return true;
 }
 
@@ -98,22 +107,15 @@ double Simulator::current_min_distance() const {
   return minimum_distance(sys_.collision_mesh(), x, c, params_.ground_height);
 }
 
-Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std::vector<bool>& fixed, double t1) {
-  const CollisionMesh& mesh = sys_.collision_mesh();
-  const double dhat = params_.contact.dhat;
+Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std::vector<bool>& fixed, double t1,
+                                          Candidates& near) {
   NewtonResult result;
   for (int it = 1;; ++it) {
     if (it > params_.solver.max_newton_iters)
       throw SolverFailure("Newton did not converge in " + std::to_string(params_.solver.max_newton_iters) +
                           " iterations at t = " + std::to_string(t1) + " s");
     result.iterations = it;
-    const Positions x = sys_.collision_positions(q);
-    Candidates candidates;
-    {
-      ScopedTimer timer(times_.broad_phase);
-      candidates = find_candidates(mesh, x, x, dhat);
-    }
-    const ContactSet contacts = potential_.contacts(q, candidates);
+    const ContactSet contacts = potential_.contacts(q, near);
     VecX g;
     SparseMatrix H;
     {
@@ -134,22 +136,18 @@ Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std:
     if (sys_.max_fine_displacement(dq) / params_.dt < params_.solver.newton_tol) return result;
 
     // Largest collision-free step, then backtracking until the energy decreases.
-    double alpha;
-    {
-      ScopedTimer timer(times_.ccd);
-      alpha = std::min(1.0, max_step(q, dq));
-    }
-    Candidates swept;
-    {
-      ScopedTimer timer(times_.broad_phase);
-      swept = find_candidates(mesh, x, sys_.collision_positions(q + alpha * dq), dhat);
-    }
+    // The swept candidates of the whole step (inflated by dhat) hold every pair
+    // closer than dhat anywhere on it: they serve the CCD, the line search and
+    // the next iteration's contacts.
+    Sweep sw = sweep(q, dq);
+    double alpha = std::min(1.0, sw.max_step);
     ScopedTimer timer(times_.line_search);
     const double e0 = potential_.energy(s, q, contacts);
     for (;;) {
       const Positions trial = q + alpha * dq;
-      if (potential_.energy(s, trial, potential_.contacts(trial, swept)) <= e0) {
+      if (potential_.energy(s, trial, potential_.contacts(trial, sw.candidates)) <= e0) {
         q = trial;
+        near = std::move(sw.candidates);
         break;
       }
       alpha *= 0.5;
@@ -174,8 +172,13 @@ StepStats Simulator::step() {
   s.q_tilde = q_ + h * v_;
   s.x_prev = sys_.collision_positions(q_);
   s.external_force = sys_.gravity_force(params_.gravity);
+  if (!near_) {
+    ScopedTimer timer(times_.broad_phase);
+    near_ = find_candidates(mesh, s.x_prev, s.x_prev, params_.contact.dhat);
+  }
+  Candidates near = *near_;  // valid for q, kept so by every move of q below
   if (params_.contact.friction > 0) {
-    const ContactSet c = potential_.contacts(q_, find_candidates(mesh, s.x_prev, s.x_prev, params_.contact.dhat));
+    const ContactSet c = potential_.contacts(q_, near);
     s.friction = build_friction_set(mesh, s.x_prev, c, params_.contact.dhat, params_.contact.kappa,
                                     params_.contact.friction, params_.contact.epsv, h);
   }
@@ -184,14 +187,14 @@ StepStats Simulator::step() {
   Positions q = q_;
   const std::vector<Vec3> targets = prescribed_targets(t1);
   std::vector<bool> fixed(sys_.num_dofs(), false);
-  const bool moved = try_move_prescribed(q, targets);
+  const bool moved = try_move_prescribed(q, targets, near);
   if (moved)
     for (const PrescribedNode& p : sys_.prescribed())
       for (int d = 0; d < 3; ++d) fixed[3 * p.node + d] = true;
 
   StepStats stats;
   if (moved) {
-    const NewtonResult r = newton(s, q, fixed, t1);
+    const NewtonResult r = newton(s, q, fixed, t1, near);
     stats.newton_iterations = r.iterations;
     stats.line_search_steps = r.line_search_steps;
   } else {
@@ -210,7 +213,7 @@ StepStats Simulator::step() {
     };
     const double initial = residual(q_);
     for (int round = 0; round < params_.solver.max_al_rounds; ++round) {
-      const NewtonResult r = newton(s, q, fixed, t1);
+      const NewtonResult r = newton(s, q, fixed, t1, near);
       stats.newton_iterations += r.iterations;
       stats.line_search_steps += r.line_search_steps;
       const double progress = 1.0 - residual(q) / initial;
@@ -223,7 +226,7 @@ StepStats Simulator::step() {
     }
     // Close the remaining gap exactly when that is collision free.
     s.targets.clear();
-    try_move_prescribed(q, targets);
+    try_move_prescribed(q, targets, near);
   }
 
   v_ = (q - q_) / h;
@@ -231,7 +234,8 @@ StepStats Simulator::step() {
   ++step_;
 
   const Positions x = sys_.collision_positions(q_);
-  const Candidates c = find_candidates(mesh, x, x, params_.contact.dhat);
+  near_ = std::move(near);
+  const Candidates& c = *near_;
   const ContactSet contacts = potential_.contacts(q_, c);
   stats.min_distance = minimum_distance(mesh, x, c, params_.ground_height);
   stats.active_pairs = static_cast<int>(contacts.size());

@@ -10,6 +10,7 @@
 #include "eipc/io/trajectory.hpp"
 #include "eipc/optim/linear_solver.hpp"
 
+#include <optional>
 #include <stdexcept>
 
 namespace eipc {
@@ -58,11 +59,18 @@ private:
     int iterations = 0;
     int line_search_steps = 0;
   };
-  NewtonResult newton(StepState& s, Positions& q, const std::vector<bool>& fixed_dof, double t1);
+  /// `near` holds broad-phase candidates valid for q (every pair closer than
+  /// dhat); each accepted move of q replaces it with the move's swept candidates.
+  NewtonResult newton(StepState& s, Positions& q, const std::vector<bool>& fixed_dof, double t1, Candidates& near);
   /// Moves prescribed nodes to their targets at t1 if the straight move is collision free.
-  bool try_move_prescribed(Positions& q, const std::vector<Vec3>& targets) const;
+  bool try_move_prescribed(Positions& q, const std::vector<Vec3>& targets, Candidates& near) const;
   std::vector<Vec3> prescribed_targets(double t) const;
-  double max_step(const Positions& q, const Positions& dq) const;
+  /// One broad phase over the straight move q -> q + dq (inflated by dhat) and the CCD step bound on it.
+  struct Sweep {
+    Candidates candidates;  ///< every pair within dhat anywhere on the move
+    double max_step = 1.0;  ///< largest collision-free fraction of the move
+  };
+  Sweep sweep(const Positions& q, const Positions& dq) const;
 
   DofSystem sys_;
   SimulationParams params_;
@@ -71,7 +79,8 @@ private:
   Positions q_, v_;
   long step_ = 0;
   std::vector<BodyPairForce> forces_;
-  PhaseTimes times_;
+  mutable PhaseTimes times_;
+  std::optional<Candidates> near_;  ///< candidates valid for q_ (from the end of the last step)
 };
 
 }  // namespace eipc
