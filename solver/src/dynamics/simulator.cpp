@@ -14,18 +14,14 @@ namespace eipc {
 
 namespace {
 
-/// Keeps only free rows/columns of H and puts 1 on the diagonal of fixed DOFs.
+/// Zeroes the rows and columns of fixed DOFs and puts 1 on their diagonal (kept
+/// in place, so the pattern does not depend on which DOFs are fixed).
 void eliminate_fixed(SparseMatrix& H, VecX& g, const std::vector<bool>& fixed) {
-  H.prune([&](Eigen::Index i, Eigen::Index j, double) { return !fixed[i] && !fixed[j]; });
-  SparseMatrix identity(H.rows(), H.cols());
-  Triplets t;
+  for (int col = 0; col < H.outerSize(); ++col)
+    for (SparseMatrix::InnerIterator it(H, col); it; ++it)
+      if (fixed[it.row()] || fixed[col]) it.valueRef() = it.row() == col ? 1.0 : 0.0;
   for (std::size_t i = 0; i < fixed.size(); ++i)
-    if (fixed[i]) {
-      t.emplace_back(static_cast<int>(i), static_cast<int>(i), 1.0);
-      g[static_cast<Eigen::Index>(i)] = 0.0;
-    }
-  identity.setFromTriplets(t.begin(), t.end());
-  H += identity;
+    if (fixed[i]) g[static_cast<Eigen::Index>(i)] = 0.0;
 }
 
 /// Adds the wall time of its lifetime to a counter.
@@ -120,8 +116,7 @@ Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std:
     SparseMatrix H;
     {
       ScopedTimer timer(times_.assembly);
-      g = potential_.gradient(s, q, contacts);
-      H = potential_.hessian(s, q, contacts);
+      potential_.gradient_and_hessian(s, q, contacts, true, g, H);
       eliminate_fixed(H, g, fixed);
     }
     VecX direction;

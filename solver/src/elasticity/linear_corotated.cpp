@@ -21,12 +21,20 @@ Mat3 LinearCorotated::stress(const Mat3& F) const {
   return 2.0 * mu_ * (F - R) + lambda_ * (s.sigma.sum() - 3.0) * R;
 }
 
-Mat<9> LinearCorotated::stress_derivative(const Mat3& F) const { return hessian(F, false); }
+Mat<9> LinearCorotated::stress_derivative(const Mat3& F) const { return hessian(rotation_variant_svd(F), false); }
 
-Mat<9> LinearCorotated::projected_stress_derivative(const Mat3& F) const { return hessian(F, true); }
+Mat<9> LinearCorotated::projected_stress_derivative(const Mat3& F) const {
+  return hessian(rotation_variant_svd(F), true);
+}
 
-Mat<9> LinearCorotated::hessian(const Mat3& F, bool project) const {
+void LinearCorotated::stress_and_derivative(const Mat3& F, bool project, Mat3& P, Mat<9>& dP) const {
   const RotationVariantSvd s = rotation_variant_svd(F);
+  const Mat3 R = s.U * s.V.transpose();
+  P = 2.0 * mu_ * (F - R) + lambda_ * (s.sigma.sum() - 3.0) * R;
+  dP = hessian(s, project);
+}
+
+Mat<9> LinearCorotated::hessian(const RotationVariantSvd& s, bool project) const {
   const Vec<9> r = vectorize(s.U * s.V.transpose());
   const double c = lambda_ * (s.sigma.sum() - 3.0) - 2.0 * mu_;
   // H = 2 mu I + lambda r r^T + sum_ij (e_ij - 2 mu) t_ij t_ij^T,  e_ij = 2 mu + c 2/(s_i + s_j)

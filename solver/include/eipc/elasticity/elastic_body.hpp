@@ -45,6 +45,10 @@ public:
   void add_hessian_triplets(const Positions& x, std::vector<Eigen::Triplet<double>>& out,
                             int dof_offset = 0, bool project = true) const;
 
+  /// Per-tet gradients and Hessians (one constitutive evaluation per tet), in tet order.
+  void tet_derivatives(const Positions& x, bool project, std::vector<Vec<12>>& gradients,
+                       std::vector<Mat<12>>& hessians) const;
+
   /// Single-tet pieces (12 dofs: the tet's 4 vertices in tets() order).
   double tet_energy(const Positions& x, int t) const;
   Vec<12> tet_gradient(const Positions& x, int t) const;
