@@ -106,6 +106,7 @@ double Simulator::current_min_distance() const {
 Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std::vector<bool>& fixed, double t1,
                                           Candidates& near) {
   NewtonResult result;
+  std::optional<double> e0;  // energy at q with the current contacts (known after an accepted step)
   for (int it = 1;; ++it) {
     if (it > params_.solver.max_newton_iters)
       throw SolverFailure("Newton did not converge in " + std::to_string(params_.solver.max_newton_iters) +
@@ -137,10 +138,13 @@ Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std:
     Sweep sw = sweep(q, dq);
     double alpha = std::min(1.0, sw.max_step);
     ScopedTimer timer(times_.line_search);
-    const double e0 = potential_.energy(s, q, contacts);
+    if (!e0) e0 = potential_.energy(s, q, contacts);
     for (;;) {
       const Positions trial = q + alpha * dq;
-      if (potential_.energy(s, trial, potential_.contacts(trial, sw.candidates)) <= e0) {
+      // These are exactly the contacts the next iteration finds at trial (same candidates).
+      const double e = potential_.energy(s, trial, potential_.contacts(trial, sw.candidates));
+      if (e <= *e0) {
+        e0 = e;
         q = trial;
         near = std::move(sw.candidates);
         break;
