@@ -44,7 +44,10 @@ Positions as_positions(const VecX& v) {
 }  // namespace
 
 Simulator::Simulator(std::vector<Body> bodies, SimulationParams params)
-    : sys_(std::move(bodies)), params_(params), potential_(sys_, params_) {
+    : sys_(std::move(bodies)),
+      params_(params),
+      potential_(sys_, params_),
+      candidates_(params_.contact.dhat, kMinSkin * params_.contact.dhat, kMaxSkin * params_.contact.dhat) {
   q_ = sys_.rest_nodes();
   v_.setZero(q_.rows(), 3);
   for (std::size_t b = 0; b < sys_.bodies().size(); ++b)
@@ -75,25 +78,28 @@ Simulator::Sweep Simulator::sweep(const Positions& q, const Positions& dq) const
   Sweep s;
   {
     ScopedTimer timer(times_.broad_phase);
-    s.candidates = find_candidates(sys_.collision_mesh(), x0, x1, params_.contact.dhat);
+    s.candidates = &candidates_.along(sys_.collision_mesh(), x0, x1);
   }
   ScopedTimer timer(times_.ccd);
-  s.max_step = max_collision_free_step(sys_.collision_mesh(), x0, x1, s.candidates, params_.ground_height,
+  s.max_step = max_collision_free_step(sys_.collision_mesh(), x0, x1, *s.candidates, params_.ground_height,
                                        params_.solver.ccd_separation_ratio);
   return s;
 }
 
-bool Simulator::try_move_prescribed(Positions& q, const std::vector<Vec3>& targets, Candidates& near) const {
+const Candidates& Simulator::candidates_near(const Positions& q) const {
+  ScopedTimer timer(times_.broad_phase);
+  return candidates_.around(sys_.collision_mesh(), sys_.collision_positions(q));
+}
+
+bool Simulator::try_move_prescribed(Positions& q, const std::vector<Vec3>& targets) const {
   Positions dq = Positions::Zero(q.rows(), 3);
   for (std::size_t i = 0; i < targets.size(); ++i) {
     const int node = sys_.prescribed()[i].node;
     dq.row(node) = targets[i].transpose() - q.row(node);
   }
   if (dq.isZero(0.0)) return true;
-  Sweep s = sweep(q, dq);
-  if (s.max_step < 1.0) return false;
+  if (sweep(q, dq).max_step < 1.0) return false;
   q += dq;
-  near = std::move(s.candidates);
   return true;
 }
 
@@ -103,8 +109,7 @@ double Simulator::current_min_distance() const {
   return minimum_distance(sys_.collision_mesh(), x, c, params_.ground_height);
 }
 
-Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std::vector<bool>& fixed, double t1,
-                                          Candidates& near) {
+Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std::vector<bool>& fixed, double t1) {
   NewtonResult result;
   std::optional<double> e0;  // energy at q with the current contacts (known after an accepted step)
   for (int it = 1;; ++it) {
@@ -112,7 +117,7 @@ Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std:
       throw SolverFailure("Newton did not converge in " + std::to_string(params_.solver.max_newton_iters) +
                           " iterations at t = " + std::to_string(t1) + " s");
     result.iterations = it;
-    const ContactSet contacts = potential_.contacts(q, near);
+    const ContactSet contacts = potential_.contacts(q, candidates_near(q));
     VecX g;
     SparseMatrix H;
     {
@@ -132,21 +137,19 @@ Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std:
     if (sys_.max_fine_displacement(dq) / params_.dt < params_.solver.newton_tol) return result;
 
     // Largest collision-free step, then backtracking until the energy decreases.
-    // The swept candidates of the whole step (inflated by dhat) hold every pair
-    // closer than dhat anywhere on it: they serve the CCD, the line search and
-    // the next iteration's contacts.
-    Sweep sw = sweep(q, dq);
+    // The candidates of the sweep hold every pair closer than dhat anywhere on
+    // it: they serve both the CCD and the line search.
+    const Sweep sw = sweep(q, dq);
     double alpha = std::min(1.0, sw.max_step);
     ScopedTimer timer(times_.line_search);
     if (!e0) e0 = potential_.energy(s, q, contacts);
     for (;;) {
       const Positions trial = q + alpha * dq;
       // These are exactly the contacts the next iteration finds at trial (same candidates).
-      const double e = potential_.energy(s, trial, potential_.contacts(trial, sw.candidates));
+      const double e = potential_.energy(s, trial, potential_.contacts(trial, *sw.candidates));
       if (e <= *e0) {
         e0 = e;
         q = trial;
-        near = std::move(sw.candidates);
         break;
       }
       alpha *= 0.5;
@@ -171,13 +174,8 @@ StepStats Simulator::step() {
   s.q_tilde = q_ + h * v_;
   s.x_prev = sys_.collision_positions(q_);
   s.external_force = sys_.gravity_force(params_.gravity);
-  if (!near_) {
-    ScopedTimer timer(times_.broad_phase);
-    near_ = find_candidates(mesh, s.x_prev, s.x_prev, params_.contact.dhat);
-  }
-  Candidates near = *near_;  // valid for q, kept so by every move of q below
   if (params_.contact.friction > 0) {
-    const ContactSet c = potential_.contacts(q_, near);
+    const ContactSet c = potential_.contacts(q_, candidates_near(q_));
     s.friction = build_friction_set(mesh, s.x_prev, c, params_.contact.dhat, params_.contact.kappa,
                                     params_.contact.friction, params_.contact.epsv, h);
   }
@@ -186,14 +184,14 @@ StepStats Simulator::step() {
   Positions q = q_;
   const std::vector<Vec3> targets = prescribed_targets(t1);
   std::vector<bool> fixed(sys_.num_dofs(), false);
-  const bool moved = try_move_prescribed(q, targets, near);
+  const bool moved = try_move_prescribed(q, targets);
   if (moved)
     for (const PrescribedNode& p : sys_.prescribed())
       for (int d = 0; d < 3; ++d) fixed[3 * p.node + d] = true;
 
   StepStats stats;
   if (moved) {
-    const NewtonResult r = newton(s, q, fixed, t1, near);
+    const NewtonResult r = newton(s, q, fixed, t1);
     stats.newton_iterations = r.iterations;
     stats.line_search_steps = r.line_search_steps;
   } else {
@@ -212,7 +210,7 @@ StepStats Simulator::step() {
     };
     const double initial = residual(q_);
     for (int round = 0; round < params_.solver.max_al_rounds; ++round) {
-      const NewtonResult r = newton(s, q, fixed, t1, near);
+      const NewtonResult r = newton(s, q, fixed, t1);
       stats.newton_iterations += r.iterations;
       stats.line_search_steps += r.line_search_steps;
       const double progress = 1.0 - residual(q) / initial;
@@ -225,7 +223,7 @@ StepStats Simulator::step() {
     }
     // Close the remaining gap exactly when that is collision free.
     s.targets.clear();
-    try_move_prescribed(q, targets, near);
+    try_move_prescribed(q, targets);
   }
 
   v_ = (q - q_) / h;
@@ -233,8 +231,7 @@ StepStats Simulator::step() {
   ++step_;
 
   const Positions x = sys_.collision_positions(q_);
-  near_ = std::move(near);
-  const Candidates& c = *near_;
+  const Candidates& c = candidates_near(q_);
   const ContactSet contacts = potential_.contacts(q_, c);
   stats.min_distance = minimum_distance(mesh, x, c, params_.ground_height);
   stats.active_pairs = static_cast<int>(contacts.size());

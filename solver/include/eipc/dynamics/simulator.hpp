@@ -4,13 +4,13 @@
 // augmented Lagrangian (when it would push into something).
 #pragma once
 
+#include "eipc/contact/candidate_cache.hpp"
 #include "eipc/dynamics/dof_system.hpp"
 #include "eipc/dynamics/incremental_potential.hpp"
 #include "eipc/dynamics/params.hpp"
 #include "eipc/io/trajectory.hpp"
 #include "eipc/optim/linear_solver.hpp"
 
-#include <optional>
 #include <stdexcept>
 
 namespace eipc {
@@ -59,15 +59,15 @@ private:
     int iterations = 0;
     int line_search_steps = 0;
   };
-  /// `near` holds broad-phase candidates valid for q (every pair closer than
-  /// dhat); each accepted move of q replaces it with the move's swept candidates.
-  NewtonResult newton(StepState& s, Positions& q, const std::vector<bool>& fixed_dof, double t1, Candidates& near);
+  NewtonResult newton(StepState& s, Positions& q, const std::vector<bool>& fixed_dof, double t1);
   /// Moves prescribed nodes to their targets at t1 if the straight move is collision free.
-  bool try_move_prescribed(Positions& q, const std::vector<Vec3>& targets, Candidates& near) const;
+  bool try_move_prescribed(Positions& q, const std::vector<Vec3>& targets) const;
+  /// Candidates holding every pair closer than dhat at q (valid until the next broad-phase call).
+  const Candidates& candidates_near(const Positions& q) const;
   std::vector<Vec3> prescribed_targets(double t) const;
   /// One broad phase over the straight move q -> q + dq (inflated by dhat) and the CCD step bound on it.
   struct Sweep {
-    Candidates candidates;  ///< every pair within dhat anywhere on the move
+    const Candidates* candidates;  ///< every pair within dhat anywhere on the move (until the next broad phase)
     double max_step = 1.0;  ///< largest collision-free fraction of the move
   };
   Sweep sweep(const Positions& q, const Positions& dq) const;
@@ -80,7 +80,9 @@ private:
   long step_ = 0;
   std::vector<BodyPairForce> forces_;
   mutable PhaseTimes times_;
-  std::optional<Candidates> near_;  ///< candidates valid for q_ (from the end of the last step)
+  /// Skin of the cached broad phase, in units of dhat (see CandidateCache).
+  static constexpr double kMinSkin = 1.0, kMaxSkin = 4.0;
+  mutable CandidateCache candidates_;
 };
 
 }  // namespace eipc
