@@ -28,6 +28,7 @@ ElasticBody::ElasticBody(const Positions& rest, const Tets& tets, const VecX& vo
     throw InputError("elastic body: tet vertex index out of range [0, " + std::to_string(num_vertices_) + ")");
   Dm_inv_.resize(tets.rows());
   for (int t = 0; t < num_tets(); ++t) Dm_inv_[t] = rest_shape_inverse(rest, tets, t);
+  svd_memo_.resize(tets.rows());
   if (volumes.size() == 0) {
     volumes_ = tet_volumes(rest, tets);
   } else {
@@ -69,7 +70,7 @@ void ElasticBody::tet_derivatives(const Positions& x, bool project, std::vector<
   for_each_tet(num_tets(), [&](int t) {
     Mat3 P;
     Mat<9> d2;
-    model_.stress_and_derivative(deformation_gradient(x, tets_, t, Dm_inv_[t]), project, P, d2);
+    model_.stress_and_derivative(deformation_gradient(x, tets_, t, Dm_inv_[t]), project, P, d2, svd_memo_[t]);
     gradients[t] = volumes_[t] * pull_back_stress(P, Dm_inv_[t]);
     const Mat<12> H = volumes_[t] * pull_back_stress_derivative(d2, Dm_inv_[t]);
     hessians[t] = 0.5 * (H + H.transpose());
@@ -79,7 +80,9 @@ void ElasticBody::tet_derivatives(const Positions& x, bool project, std::vector<
 double ElasticBody::energy(const Positions& x) const {
   check_positions(x);
   std::vector<double> e(num_tets());
-  for_each_tet(num_tets(), [&](int t) { e[t] = tet_energy(x, t); });
+  for_each_tet(num_tets(), [&](int t) {
+    e[t] = volumes_[t] * model_.energy(deformation_gradient(x, tets_, t, Dm_inv_[t]), svd_memo_[t]);
+  });
   double sum = 0.0;
   for (double v : e) sum += v;
   return sum;

@@ -8,8 +8,9 @@
 
 namespace eipc {
 
-double LinearCorotated::energy(const Mat3& F) const {
-  const RotationVariantSvd s = rotation_variant_svd(F);
+double LinearCorotated::energy(const Mat3& F) const { return energy(rotation_variant_svd(F)); }
+
+double LinearCorotated::energy(const RotationVariantSvd& s) const {
   // ||F - R||^2 = ||diag(s) - I||^2,  tr(R^T F - I) = sum(s) - 3
   const double trace_strain = s.sigma.sum() - 3.0;
   return mu_ * (s.sigma.array() - 1.0).square().sum() + 0.5 * lambda_ * trace_strain * trace_strain;
@@ -28,7 +29,11 @@ Mat<9> LinearCorotated::projected_stress_derivative(const Mat3& F) const {
 }
 
 void LinearCorotated::stress_and_derivative(const Mat3& F, bool project, Mat3& P, Mat<9>& dP) const {
-  const RotationVariantSvd s = rotation_variant_svd(F);
+  stress_and_derivative(F, rotation_variant_svd(F), project, P, dP);
+}
+
+void LinearCorotated::stress_and_derivative(const Mat3& F, const RotationVariantSvd& s, bool project, Mat3& P,
+                                            Mat<9>& dP) const {
   const Mat3 R = s.U * s.V.transpose();
   P = 2.0 * mu_ * (F - R) + lambda_ * (s.sigma.sum() - 3.0) * R;
   dP = hessian(s, project);

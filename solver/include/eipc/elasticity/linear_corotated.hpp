@@ -28,6 +28,9 @@ public:
   Mat<9> projected_stress_derivative(const Mat3& F) const;
   /// P and d2Psi/dF2 (projected if `project`) from one SVD of F.
   void stress_and_derivative(const Mat3& F, bool project, Mat3& P, Mat<9>& dP) const;
+  /// The same from a given SVD of F.
+  double energy(const RotationVariantSvd& s) const;
+  void stress_and_derivative(const Mat3& F, const RotationVariantSvd& s, bool project, Mat3& P, Mat<9>& dP) const;
 
 private:
   Mat<9> hessian(const RotationVariantSvd& s, bool project) const;
