@@ -1,10 +1,14 @@
 // Whole time steps and Newton linear solves on the teddy mesh (410 vertices,
-// 1207 tets, scaled to a 0.155 m bear) resting on the ground.
+// 1207 tets, scaled to a 0.155 m bear) resting on the ground, and whole steps
+// of scene files at h = 0.02 s with the full-space and the low embedding.
 #include "eipc/contact/broad_phase.hpp"
 #include "eipc/dynamics/simulator.hpp"
 #include "eipc/mesh/read_mesh.hpp"
 #include "eipc/mesh/transform.hpp"
 #include "eipc/mesh/surface.hpp"
+#include "eipc/scene/scene.hpp"
+
+#include <filesystem>
 
 #include <benchmark/benchmark.h>
 
@@ -63,5 +67,32 @@ void BM_TeddyLinearSolve(benchmark::State& state) {
   state.counters["contacts"] = double(contacts.size());
 }
 BENCHMARK(BM_TeddyLinearSolve)->Unit(benchmark::kMillisecond);
+
+/// Steps of a scene file (relative to scenarios/) at h = 0.02 s, from t = 0.6 s
+/// on (for the grasp: the bubbles closing on the teddy).
+void BM_SceneStep(benchmark::State& state, const char* scene, const char* embedding) {
+  const std::string path = std::string(EIPC_ASSETS) + "/../" + scene;
+  if (!std::filesystem::exists(path)) {
+    state.SkipWithError(("missing " + path).c_str());
+    return;
+  }
+  SceneOverrides o;
+  o.dt = 0.02;
+  o.embedding = embedding;
+  const Scene sc = load_scene(path, o);
+  Simulator sim(sc.bodies, sc.params);
+  for (int i = 0; i < 30; ++i) sim.step();
+  long newton = 0, steps = 0;
+  for (auto _ : state) {
+    newton += sim.step().newton_iterations;
+    ++steps;
+  }
+  state.counters["newton_per_step"] = double(newton) / double(steps);
+  state.counters["nodes"] = sim.system().num_nodes();
+}
+BENCHMARK_CAPTURE(BM_SceneStep, teddy_drop_full, "demo/teddy_drop.json", "full")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_SceneStep, teddy_drop_low, "demo/teddy_drop.json", "low")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_SceneStep, teddy_grasp_full, "bubble_grasp/teddy.json", "full")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_SceneStep, teddy_grasp_low, "bubble_grasp/teddy.json", "low")->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -115,12 +115,17 @@ VecX barrier_potential_gradient(const CollisionMesh&, const Positions& x, const 
   return g;
 }
 
+std::vector<Mat<12>> barrier_potential_local_hessians(const Positions& x, const ContactSet& contacts, double dhat,
+                                                      bool project_psd) {
+  return detail::map_contacts<Mat<12>>(contacts.size(), [&](std::size_t k) {
+    return contact_barrier_hessian(contacts.contacts[k], x, dhat, contacts.ground_height, project_psd);
+  });
+}
+
 std::vector<Eigen::Triplet<double>> barrier_potential_hessian(const CollisionMesh&, const Positions& x,
                                                               const ContactSet& contacts, double dhat,
                                                               bool project_psd) {
-  const auto local = detail::map_contacts<Mat<12>>(contacts.size(), [&](std::size_t k) {
-    return contact_barrier_hessian(contacts.contacts[k], x, dhat, contacts.ground_height, project_psd);
-  });
+  const auto local = barrier_potential_local_hessians(x, contacts, dhat, project_psd);
   std::vector<Eigen::Triplet<double>> triplets;
   std::size_t count = 0;
   for (const auto& c : contacts.contacts) count += 9 * c.num_vertices() * c.num_vertices();

@@ -25,11 +25,24 @@ double parallel_min(int n, double init, F f) {
   return m;
 }
 
-}  // namespace
+/// The pairs of `superset` whose swept boxes overlap without inflation (what
+/// find_candidates(mesh, x0, x1, 0) returns), in the same order.
+Candidates swept_overlaps(const CollisionMesh& mesh, const Positions& x0, const Positions& x1, const Candidates& superset) {
+  Candidates c;
+  c.point_triangle.reserve(superset.point_triangle.size());
+  for (const PointTriangleCandidate& p : superset.point_triangle)
+    if (swept_vertex_box(x0, x1, p.vertex, 0.0).overlaps(swept_face_box(mesh, x0, x1, p.face, 0.0)))
+      c.point_triangle.push_back(p);
+  c.edge_edge.reserve(superset.edge_edge.size());
+  for (const EdgeEdgeCandidate& e : superset.edge_edge)
+    if (swept_edge_box(mesh, x0, x1, e.edge_a, 0.0).overlaps(swept_edge_box(mesh, x0, x1, e.edge_b, 0.0)))
+      c.edge_edge.push_back(e);
+  return c;
+}
 
-double max_collision_free_step(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
-                               std::optional<double> ground_height, double min_distance_ratio) {
-  const Candidates c = find_candidates(mesh, x0, x1, 0.0);
+/// Narrow phase over the candidates c (each a pair whose swept boxes overlap).
+double collision_free_step(const CollisionMesh& mesh, const Positions& x0, const Positions& x1, const Candidates& c,
+                           std::optional<double> ground_height, double min_distance_ratio) {
   double alpha = 1.0;
 
   alpha = parallel_min(static_cast<int>(c.point_triangle.size()), alpha, [&](int i) {
@@ -65,6 +78,20 @@ double max_collision_free_step(const CollisionMesh& mesh, const Positions& x0, c
     });
   }
   return alpha;
+}
+
+}  // namespace
+
+double max_collision_free_step(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
+                               std::optional<double> ground_height, double min_distance_ratio) {
+  return collision_free_step(mesh, x0, x1, find_candidates(mesh, x0, x1, 0.0), ground_height, min_distance_ratio);
+}
+
+double max_collision_free_step(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
+                               const Candidates& superset, std::optional<double> ground_height,
+                               double min_distance_ratio) {
+  return collision_free_step(mesh, x0, x1, swept_overlaps(mesh, x0, x1, superset), ground_height,
+                             min_distance_ratio);
 }
 
 }  // namespace eipc

@@ -6,6 +6,8 @@
 
 #include <tbb/parallel_for.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace eipc {
@@ -13,12 +15,27 @@ namespace {
 
 Vec3 contact_row(const Positions& x, int i) { return x.row(i).transpose(); }
 
+/// True when the boxes of the two vertex groups are at least dhat apart along
+/// some axis: then every distance between them is >= dhat (cheap rejection of
+/// broad-phase candidates before the exact distance).
+template <std::size_t A, std::size_t B>
+bool boxes_apart(const Positions& x, const std::array<int, A>& a, const std::array<int, B>& b, double dhat) {
+  for (int k = 0; k < 3; ++k) {
+    double alo = x(a[0], k), ahi = alo, blo = x(b[0], k), bhi = blo;
+    for (std::size_t i = 1; i < A; ++i) alo = std::min(alo, x(a[i], k)), ahi = std::max(ahi, x(a[i], k));
+    for (std::size_t i = 1; i < B; ++i) blo = std::min(blo, x(b[i], k)), bhi = std::max(bhi, x(b[i], k));
+    if (blo - ahi >= dhat || alo - bhi >= dhat) return true;
+  }
+  return false;
+}
+
 // Builds the contact for one candidate; returns false when it is inactive or shares a vertex.
 bool make_point_triangle(const CollisionMesh& mesh, const Positions& x, const PointTriangleCandidate& cand,
                          double dhat, Contact& out) {
   const int p = cand.vertex, f0 = mesh.faces(cand.face, 0), f1 = mesh.faces(cand.face, 1),
             f2 = mesh.faces(cand.face, 2);
   if (p == f0 || p == f1 || p == f2) return false;
+  if (boxes_apart(x, std::array<int, 1>{p}, std::array<int, 3>{f0, f1, f2}, dhat)) return false;
   const auto type = point_triangle_distance_type(contact_row(x, p), contact_row(x, f0), contact_row(x, f1), contact_row(x, f2));
   const double d2 = point_triangle_distance_sq(contact_row(x, p), contact_row(x, f0), contact_row(x, f1), contact_row(x, f2), type);
   if (!(d2 < dhat * dhat)) return false;
@@ -33,6 +50,7 @@ bool make_edge_edge(const CollisionMesh& mesh, const Positions& x, const EdgeEdg
   const int a0 = mesh.edges(cand.edge_a, 0), a1 = mesh.edges(cand.edge_a, 1), b0 = mesh.edges(cand.edge_b, 0),
             b1 = mesh.edges(cand.edge_b, 1);
   if (a0 == b0 || a0 == b1 || a1 == b0 || a1 == b1) return false;
+  if (boxes_apart(x, std::array<int, 2>{a0, a1}, std::array<int, 2>{b0, b1}, dhat)) return false;
   const auto type = edge_edge_distance_type(contact_row(x, a0), contact_row(x, a1), contact_row(x, b0), contact_row(x, b1));
   const double d2 = edge_edge_distance_sq(contact_row(x, a0), contact_row(x, a1), contact_row(x, b0), contact_row(x, b1), type);
   if (!(d2 < dhat * dhat)) return false;

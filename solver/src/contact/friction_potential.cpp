@@ -64,11 +64,16 @@ VecX friction_potential_gradient(const Positions& x, const Positions& x_n, const
   return g;
 }
 
-std::vector<Eigen::Triplet<double>> friction_potential_hessian(const Positions& x, const Positions& x_n,
-                                                               const FrictionSet& friction, bool project_psd) {
-  const auto local = detail::map_contacts<Mat<12>>(friction.size(), [&](std::size_t k) {
+std::vector<Mat<12>> friction_potential_local_hessians(const Positions& x, const Positions& x_n,
+                                                       const FrictionSet& friction, bool project_psd) {
+  return detail::map_contacts<Mat<12>>(friction.size(), [&](std::size_t k) {
     return contact_friction_hessian(friction.contacts[k], x, x_n, friction.epsv_h, project_psd);
   });
+}
+
+std::vector<Eigen::Triplet<double>> friction_potential_hessian(const Positions& x, const Positions& x_n,
+                                                               const FrictionSet& friction, bool project_psd) {
+  const auto local = friction_potential_local_hessians(x, x_n, friction, project_psd);
   std::vector<Eigen::Triplet<double>> triplets;
   std::size_t count = 0;
   for (const auto& c : friction.contacts) count += 9 * c.num_vertices() * c.num_vertices();

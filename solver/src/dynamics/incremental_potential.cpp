@@ -11,13 +11,6 @@ Positions body_nodes(const DofSystem& sys, int body, const Positions& q) {
   return q.middleRows(sys.node_offset(body), sys.bodies()[body].num_nodes());
 }
 
-/// 3D block expansion of a scalar node matrix: A (n x n) -> A kron I3.
-void add_expanded(const SparseMatrix& a, double scale, Triplets& out) {
-  for (int k = 0; k < a.outerSize(); ++k)
-    for (SparseMatrix::InnerIterator it(a, k); it; ++it)
-      for (int d = 0; d < 3; ++d) out.emplace_back(3 * it.row() + d, 3 * it.col() + d, scale * it.value());
-}
-
 }  // namespace
 
 ContactSet IncrementalPotential::contacts(const Positions& q, const Candidates& candidates) const {
@@ -50,18 +43,25 @@ double IncrementalPotential::energy(const StepState& s, const Positions& q, cons
   return e;
 }
 
-VecX IncrementalPotential::gradient(const StepState& s, const Positions& q, const ContactSet& contacts) const {
-  const double h2 = params_.dt * params_.dt;
-  const Positions dq = q - s.q_tilde;
-  Positions inertia(q.rows(), 3);
-  for (int d = 0; d < 3; ++d) inertia.col(d) = sys_.node_mass() * dq.col(d);
-  VecX g = flat(inertia);
+IncrementalPotential::IncrementalPotential(const DofSystem& system, const SimulationParams& params)
+    : sys_(system), params_(params), pattern_(system), pullback_(system) {}
 
+VecX IncrementalPotential::gradient(const StepState& s, const Positions& q, const ContactSet& contacts) const {
   VecX elastic = VecX::Zero(sys_.num_dofs());
   for (std::size_t i = 0; i < sys_.elastic_bodies().size(); ++i) {
     const int body = sys_.elastic_body_index()[i];
     sys_.elastic_bodies()[i].add_gradient(body_nodes(sys_, body, q), elastic, 3 * sys_.node_offset(body));
   }
+  return gradient_from_elastic(s, q, contacts, elastic);
+}
+
+VecX IncrementalPotential::gradient_from_elastic(const StepState& s, const Positions& q, const ContactSet& contacts,
+                                                 const VecX& elastic) const {
+  const double h2 = params_.dt * params_.dt;
+  const Positions dq = q - s.q_tilde;
+  Positions inertia(q.rows(), 3);
+  for (int d = 0; d < 3; ++d) inertia.col(d) = sys_.node_mass() * dq.col(d);
+  VecX g = flat(inertia);
   g += h2 * (elastic - flat(s.external_force));
 
   const Positions x = sys_.collision_positions(q);
@@ -81,37 +81,56 @@ VecX IncrementalPotential::gradient(const StepState& s, const Positions& q, cons
 
 SparseMatrix IncrementalPotential::hessian(const StepState& s, const Positions& q, const ContactSet& contacts,
                                            bool project) const {
+  VecX g;
+  SparseMatrix H;
+  gradient_and_hessian(s, q, contacts, project, g, H);
+  return H;
+}
+
+void IncrementalPotential::gradient_and_hessian(const StepState& s, const Positions& q, const ContactSet& contacts,
+                                                bool project, VecX& gradient, SparseMatrix& H) const {
   const double h2 = params_.dt * params_.dt;
-  const int n = sys_.num_dofs();
-  Triplets t;
-  add_expanded(sys_.node_mass(), 1.0, t);
-  Triplets elastic;
+  // Mass, elasticity and the augmented Lagrangian on the fixed pattern.
+  H = pattern_.mass();
+  double* values = H.valuePtr();
+  VecX elastic = VecX::Zero(sys_.num_dofs());
+  std::vector<Vec<12>> local_g;
+  std::vector<Mat<12>> local_h;
   for (std::size_t i = 0; i < sys_.elastic_bodies().size(); ++i) {
     const int body = sys_.elastic_body_index()[i];
-    sys_.elastic_bodies()[i].add_hessian_triplets(body_nodes(sys_, body, q), elastic, 3 * sys_.node_offset(body), project);
+    const ElasticBody& eb = sys_.elastic_bodies()[i];
+    eb.tet_derivatives(body_nodes(sys_, body, q), project, local_g, local_h);
+    const int offset = 3 * sys_.node_offset(body);
+    for (int t = 0; t < eb.num_tets(); ++t) {
+      for (int a = 0; a < 4; ++a) elastic.segment<3>(offset + 3 * eb.tets()(t, a)) += local_g[t].segment<3>(3 * a);
+      const int* slots = pattern_.element_slots(static_cast<int>(i), t);
+      const Mat<12>& ht = local_h[t];
+      for (int r = 0; r < 12; ++r)
+        for (int c = 0; c < 12; ++c) values[slots[12 * r + c]] += h2 * ht(r, c);
+    }
   }
-  for (const auto& e : elastic) t.emplace_back(e.row(), e.col(), h2 * e.value());
   for (const PrescribedTarget& p : s.targets)
-    for (int d = 0; d < 3; ++d) t.emplace_back(3 * p.node + d, 3 * p.node + d, p.weight * s.al_stiffness);
-  SparseMatrix H(n, n);
-  H.setFromTriplets(t.begin(), t.end());
+    for (int d = 0; d < 3; ++d) values[pattern_.diagonal_slot(3 * p.node + d)] += p.weight * s.al_stiffness;
+  gradient = gradient_from_elastic(s, q, contacts, elastic);
 
+  // Contact and friction blocks, pulled back to the nodes contact by contact.
   const Positions x = sys_.collision_positions(q);
-  const CollisionMesh& mesh = sys_.collision_mesh();
-  Triplets contact = barrier_potential_hessian(mesh, x, contacts, params_.contact.dhat, project);
-  for (auto& c : contact) c = {c.row(), c.col(), params_.contact.kappa * c.value()};
+  Triplets t;
+  const std::vector<Mat<12>> barrier = barrier_potential_local_hessians(x, contacts, params_.contact.dhat, project);
+  for (std::size_t k = 0; k < barrier.size(); ++k)
+    pullback_.append(contacts.contacts[k].vertices, contacts.contacts[k].num_vertices(), barrier[k],
+                     params_.contact.kappa, t);
   if (s.friction) {
-    const Triplets f = friction_potential_hessian(x, s.x_prev, *s.friction, project);
-    contact.insert(contact.end(), f.begin(), f.end());
+    const std::vector<Mat<12>> friction = friction_potential_local_hessians(x, s.x_prev, *s.friction, project);
+    for (std::size_t k = 0; k < friction.size(); ++k)
+      pullback_.append(s.friction->contacts[k].vertices, s.friction->contacts[k].num_vertices(), friction[k], 1.0, t);
   }
-  if (!contact.empty()) {
-    SparseMatrix Hx(3 * mesh.num_vertices(), 3 * mesh.num_vertices());
-    Hx.setFromTriplets(contact.begin(), contact.end());
-    const SparseMatrix& J = sys_.collision_jacobian();
-    H += h2 * SparseMatrix(J.transpose() * Hx * J);
+  if (!t.empty()) {
+    SparseMatrix C(sys_.num_dofs(), sys_.num_dofs());
+    C.setFromTriplets(t.begin(), t.end());
+    H += h2 * C;
   }
   if (s.damping.nonZeros() > 0) H += s.damping;
-  return H;
 }
 
 SparseMatrix IncrementalPotential::damping_matrix(const Positions& q) const {

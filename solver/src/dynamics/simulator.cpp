@@ -14,18 +14,14 @@ namespace eipc {
 
 namespace {
 
-/// Keeps only free rows/columns of H and puts 1 on the diagonal of fixed DOFs.
+/// Zeroes the rows and columns of fixed DOFs and puts 1 on their diagonal (kept
+/// in place, so the pattern does not depend on which DOFs are fixed).
 void eliminate_fixed(SparseMatrix& H, VecX& g, const std::vector<bool>& fixed) {
-  H.prune([&](Eigen::Index i, Eigen::Index j, double) { return !fixed[i] && !fixed[j]; });
-  SparseMatrix identity(H.rows(), H.cols());
-  Triplets t;
+  for (int col = 0; col < H.outerSize(); ++col)
+    for (SparseMatrix::InnerIterator it(H, col); it; ++it)
+      if (fixed[it.row()] || fixed[col]) it.valueRef() = it.row() == col ? 1.0 : 0.0;
   for (std::size_t i = 0; i < fixed.size(); ++i)
-    if (fixed[i]) {
-      t.emplace_back(static_cast<int>(i), static_cast<int>(i), 1.0);
-      g[static_cast<Eigen::Index>(i)] = 0.0;
-    }
-  identity.setFromTriplets(t.begin(), t.end());
-  H += identity;
+    if (fixed[i]) g[static_cast<Eigen::Index>(i)] = 0.0;
 }
 
 /// Adds the wall time of its lifetime to a counter.
@@ -48,7 +44,10 @@ Positions as_positions(const VecX& v) {
 }  // namespace
 
 Simulator::Simulator(std::vector<Body> bodies, SimulationParams params)
-    : sys_(std::move(bodies)), params_(params), potential_(sys_, params_) {
+    : sys_(std::move(bodies)),
+      params_(params),
+      potential_(sys_, params_),
+      candidates_(params_.contact.dhat, kMinSkin * params_.contact.dhat, kMaxSkin * params_.contact.dhat) {
   q_ = sys_.rest_nodes();
   v_.setZero(q_.rows(), 3);
   for (std::size_t b = 0; b < sys_.bodies().size(); ++b)
@@ -73,11 +72,23 @@ std::vector<Vec3> Simulator::prescribed_targets(double t) const {
   return targets;
 }
 
-double Simulator::max_step(const Positions& q, const Positions& dq) const {
+Simulator::Sweep Simulator::sweep(const Positions& q, const Positions& dq) const {
   const Positions x0 = sys_.collision_positions(q);
   const Positions x1 = sys_.collision_positions(q + dq);
-  return max_collision_free_step(sys_.collision_mesh(), x0, x1, params_.ground_height,
-                                 params_.solver.ccd_separation_ratio);
+  Sweep s;
+  {
+    ScopedTimer timer(times_.broad_phase);
+    s.candidates = &candidates_.along(sys_.collision_mesh(), x0, x1);
+  }
+  ScopedTimer timer(times_.ccd);
+  s.max_step = max_collision_free_step(sys_.collision_mesh(), x0, x1, *s.candidates, params_.ground_height,
+                                       params_.solver.ccd_separation_ratio);
+  return s;
+}
+
+const Candidates& Simulator::candidates_near(const Positions& q) const {
+  ScopedTimer timer(times_.broad_phase);
+  return candidates_.around(sys_.collision_mesh(), sys_.collision_positions(q));
 }
 
 bool Simulator::try_move_prescribed(Positions& q, const std::vector<Vec3>& targets) const {
@@ -87,7 +98,7 @@ bool Simulator::try_move_prescribed(Positions& q, const std::vector<Vec3>& targe
     dq.row(node) = targets[i].transpose() - q.row(node);
   }
   if (dq.isZero(0.0)) return true;
-  if (max_step(q, dq) < 1.0) return false;
+  if (sweep(q, dq).max_step < 1.0) return false;
   q += dq;
   return true;
 }
@@ -99,9 +110,8 @@ double Simulator::current_min_distance() const {
 }
 
 Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std::vector<bool>& fixed, double t1) {
-  const CollisionMesh& mesh = sys_.collision_mesh();
-  const double dhat = params_.contact.dhat;
   NewtonResult result;
+  std::optional<double> e0;  // energy at q with the current contacts (known after an accepted step)
   for (int it = 1;; ++it) {
     if (it > params_.solver.max_newton_iters)
       throw SolverFailure("Newton did not converge in " + std::to_string(params_.solver.max_newton_iters) +
@@ -110,19 +120,12 @@ Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std:
       throw WallTimeExceeded("wall-time limit reached during Newton iteration " + std::to_string(it) +
                              " at t = " + std::to_string(t1) + " s");
     result.iterations = it;
-    const Positions x = sys_.collision_positions(q);
-    Candidates candidates;
-    {
-      ScopedTimer timer(times_.broad_phase);
-      candidates = find_candidates(mesh, x, x, dhat);
-    }
-    const ContactSet contacts = potential_.contacts(q, candidates);
+    const ContactSet contacts = potential_.contacts(q, candidates_near(q));
     VecX g;
     SparseMatrix H;
     {
       ScopedTimer timer(times_.assembly);
-      g = potential_.gradient(s, q, contacts);
-      H = potential_.hessian(s, q, contacts);
+      potential_.gradient_and_hessian(s, q, contacts, true, g, H);
       eliminate_fixed(H, g, fixed);
     }
     if (!g.allFinite())
@@ -139,23 +142,20 @@ Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std:
     if (sys_.max_fine_displacement(dq) / params_.dt < params_.solver.newton_tol) return result;
 
     // Largest collision-free step, then backtracking until the energy decreases.
-    double alpha;
-    {
-      ScopedTimer timer(times_.ccd);
-      alpha = std::min(1.0, max_step(q, dq));
-    }
-    Candidates swept;
-    {
-      ScopedTimer timer(times_.broad_phase);
-      swept = find_candidates(mesh, x, sys_.collision_positions(q + alpha * dq), dhat);
-    }
+    // The candidates of the sweep hold every pair closer than dhat anywhere on
+    // it: they serve both the CCD and the line search.
+    const Sweep sw = sweep(q, dq);
+    double alpha = std::min(1.0, sw.max_step);
     ScopedTimer timer(times_.line_search);
-    const double e0 = potential_.energy(s, q, contacts);
-    if (!std::isfinite(e0))
+    if (!e0) e0 = potential_.energy(s, q, contacts);
+    if (!std::isfinite(*e0))
       throw SolverFailure("non-finite energy (NaN or inf) at t = " + std::to_string(t1) + " s");
     for (;;) {
       const Positions trial = q + alpha * dq;
-      if (potential_.energy(s, trial, potential_.contacts(trial, swept)) <= e0) {
+      // These are exactly the contacts the next iteration finds at trial (same candidates).
+      const double e = potential_.energy(s, trial, potential_.contacts(trial, *sw.candidates));
+      if (e <= *e0) {
+        e0 = e;
         q = trial;
         break;
       }
@@ -182,7 +182,7 @@ StepStats Simulator::step() {
   s.x_prev = sys_.collision_positions(q_);
   s.external_force = sys_.gravity_force(params_.gravity);
   if (params_.contact.friction > 0) {
-    const ContactSet c = potential_.contacts(q_, find_candidates(mesh, s.x_prev, s.x_prev, params_.contact.dhat));
+    const ContactSet c = potential_.contacts(q_, candidates_near(q_));
     s.friction = build_friction_set(mesh, s.x_prev, c, params_.contact.dhat, params_.contact.kappa,
                                     params_.contact.friction, params_.contact.epsv, h);
   }
@@ -241,7 +241,7 @@ StepStats Simulator::step() {
   ++step_;
 
   const Positions x = sys_.collision_positions(q_);
-  const Candidates c = find_candidates(mesh, x, x, params_.contact.dhat);
+  const Candidates& c = candidates_near(q_);
   const ContactSet contacts = potential_.contacts(q_, c);
   stats.min_distance = minimum_distance(mesh, x, c, params_.ground_height);
   stats.active_pairs = static_cast<int>(contacts.size());

@@ -13,6 +13,30 @@ std::variant<LinearCorotated, StableNeoHookean, AbdOrthogonality> make_model(con
   }
   throw InputError("material.model: unsupported model");
 }
+
+template <class Model>
+void stress_and_derivative_of(const Model& m, const Mat3& F, bool project, Mat3& P, Mat<9>& dP) {
+  P = m.stress(F);
+  dP = project ? m.projected_stress_derivative(F) : m.stress_derivative(F);
+}
+void stress_and_derivative_of(const LinearCorotated& m, const Mat3& F, bool project, Mat3& P, Mat<9>& dP) {
+  m.stress_and_derivative(F, project, P, dP);
+}
+
+template <class Model>
+double energy_of(const Model& m, const Mat3& F, SvdMemo&) {
+  return m.energy(F);
+}
+double energy_of(const LinearCorotated& m, const Mat3& F, SvdMemo& memo) { return m.energy(memo.of(F)); }
+
+template <class Model>
+void stress_and_derivative_of(const Model& m, const Mat3& F, bool project, Mat3& P, Mat<9>& dP, SvdMemo&) {
+  stress_and_derivative_of(m, F, project, P, dP);
+}
+void stress_and_derivative_of(const LinearCorotated& m, const Mat3& F, bool project, Mat3& P, Mat<9>& dP,
+                              SvdMemo& memo) {
+  m.stress_and_derivative(F, memo.of(F), project, P, dP);
+}
 }  // namespace
 
 ConstitutiveModel::ConstitutiveModel(const Material& material) : model_(make_model(material)) {}
@@ -28,6 +52,19 @@ Mat3 ConstitutiveModel::stress(const Mat3& F) const {
 Mat<9> ConstitutiveModel::stress_derivative(const Mat3& F, bool project) const {
   return std::visit(
       [&](const auto& m) { return project ? m.projected_stress_derivative(F) : m.stress_derivative(F); }, model_);
+}
+
+double ConstitutiveModel::energy(const Mat3& F, SvdMemo& memo) const {
+  return std::visit([&](const auto& m) { return energy_of(m, F, memo); }, model_);
+}
+
+void ConstitutiveModel::stress_and_derivative(const Mat3& F, bool project, Mat3& P, Mat<9>& dP,
+                                              SvdMemo& memo) const {
+  std::visit([&](const auto& m) { stress_and_derivative_of(m, F, project, P, dP, memo); }, model_);
+}
+
+void ConstitutiveModel::stress_and_derivative(const Mat3& F, bool project, Mat3& P, Mat<9>& dP) const {
+  std::visit([&](const auto& m) { stress_and_derivative_of(m, F, project, P, dP); }, model_);
 }
 
 }  // namespace eipc

@@ -28,6 +28,7 @@ ElasticBody::ElasticBody(const Positions& rest, const Tets& tets, const VecX& vo
     throw InputError("elastic body: tet vertex index out of range [0, " + std::to_string(num_vertices_) + ")");
   Dm_inv_.resize(tets.rows());
   for (int t = 0; t < num_tets(); ++t) Dm_inv_[t] = rest_shape_inverse(rest, tets, t);
+  svd_memo_.resize(tets.rows());
   if (volumes.size() == 0) {
     volumes_ = tet_volumes(rest, tets);
   } else {
@@ -52,20 +53,36 @@ double ElasticBody::tet_energy(const Positions& x, int t) const {
 
 Vec<12> ElasticBody::tet_gradient(const Positions& x, int t) const {
   const Mat3 P = model_.stress(deformation_gradient(x, tets_, t, Dm_inv_[t]));
-  return volumes_[t] * deformation_gradient_jacobian(Dm_inv_[t]).transpose() * vectorize(P);
+  return volumes_[t] * pull_back_stress(P, Dm_inv_[t]);
 }
 
 Mat<12> ElasticBody::tet_hessian(const Positions& x, int t, bool project) const {
   const Mat<9> d2 = model_.stress_derivative(deformation_gradient(x, tets_, t, Dm_inv_[t]), project);
-  const TetJacobian D = deformation_gradient_jacobian(Dm_inv_[t]);
-  const Mat<12> H = volumes_[t] * D.transpose() * d2 * D;
+  const Mat<12> H = volumes_[t] * pull_back_stress_derivative(d2, Dm_inv_[t]);
   return 0.5 * (H + H.transpose());  // exact symmetry for the sparse solver
+}
+
+void ElasticBody::tet_derivatives(const Positions& x, bool project, std::vector<Vec<12>>& gradients,
+                                  std::vector<Mat<12>>& hessians) const {
+  check_positions(x);
+  gradients.resize(num_tets());
+  hessians.resize(num_tets());
+  for_each_tet(num_tets(), [&](int t) {
+    Mat3 P;
+    Mat<9> d2;
+    model_.stress_and_derivative(deformation_gradient(x, tets_, t, Dm_inv_[t]), project, P, d2, svd_memo_[t]);
+    gradients[t] = volumes_[t] * pull_back_stress(P, Dm_inv_[t]);
+    const Mat<12> H = volumes_[t] * pull_back_stress_derivative(d2, Dm_inv_[t]);
+    hessians[t] = 0.5 * (H + H.transpose());
+  });
 }
 
 double ElasticBody::energy(const Positions& x) const {
   check_positions(x);
   std::vector<double> e(num_tets());
-  for_each_tet(num_tets(), [&](int t) { e[t] = tet_energy(x, t); });
+  for_each_tet(num_tets(), [&](int t) {
+    e[t] = volumes_[t] * model_.energy(deformation_gradient(x, tets_, t, Dm_inv_[t]), svd_memo_[t]);
+  });
   double sum = 0.0;
   for (double v : e) sum += v;
   return sum;

@@ -8,8 +8,9 @@
 
 namespace eipc {
 
-double LinearCorotated::energy(const Mat3& F) const {
-  const RotationVariantSvd s = rotation_variant_svd(F);
+double LinearCorotated::energy(const Mat3& F) const { return energy(rotation_variant_svd(F)); }
+
+double LinearCorotated::energy(const RotationVariantSvd& s) const {
   // ||F - R||^2 = ||diag(s) - I||^2,  tr(R^T F - I) = sum(s) - 3
   const double trace_strain = s.sigma.sum() - 3.0;
   return mu_ * (s.sigma.array() - 1.0).square().sum() + 0.5 * lambda_ * trace_strain * trace_strain;
@@ -21,12 +22,24 @@ Mat3 LinearCorotated::stress(const Mat3& F) const {
   return 2.0 * mu_ * (F - R) + lambda_ * (s.sigma.sum() - 3.0) * R;
 }
 
-Mat<9> LinearCorotated::stress_derivative(const Mat3& F) const { return hessian(F, false); }
+Mat<9> LinearCorotated::stress_derivative(const Mat3& F) const { return hessian(rotation_variant_svd(F), false); }
 
-Mat<9> LinearCorotated::projected_stress_derivative(const Mat3& F) const { return hessian(F, true); }
+Mat<9> LinearCorotated::projected_stress_derivative(const Mat3& F) const {
+  return hessian(rotation_variant_svd(F), true);
+}
 
-Mat<9> LinearCorotated::hessian(const Mat3& F, bool project) const {
-  const RotationVariantSvd s = rotation_variant_svd(F);
+void LinearCorotated::stress_and_derivative(const Mat3& F, bool project, Mat3& P, Mat<9>& dP) const {
+  stress_and_derivative(F, rotation_variant_svd(F), project, P, dP);
+}
+
+void LinearCorotated::stress_and_derivative(const Mat3& F, const RotationVariantSvd& s, bool project, Mat3& P,
+                                            Mat<9>& dP) const {
+  const Mat3 R = s.U * s.V.transpose();
+  P = 2.0 * mu_ * (F - R) + lambda_ * (s.sigma.sum() - 3.0) * R;
+  dP = hessian(s, project);
+}
+
+Mat<9> LinearCorotated::hessian(const RotationVariantSvd& s, bool project) const {
   const Vec<9> r = vectorize(s.U * s.V.transpose());
   const double c = lambda_ * (s.sigma.sum() - 3.0) - 2.0 * mu_;
   // H = 2 mu I + lambda r r^T + sum_ij (e_ij - 2 mu) t_ij t_ij^T,  e_ij = 2 mu + c 2/(s_i + s_j)

@@ -56,6 +56,35 @@ TetJacobian deformation_gradient_jacobian(const Mat3& Dm_inv) {
   return J;
 }
 
+namespace {
+/// B(a, j) = dF_ij/dx_{a,i} (rows: the 4 vertices).
+Eigen::Matrix<double, 4, 3> vertex_weights(const Mat3& Dm_inv) {
+  Eigen::Matrix<double, 4, 3> B;
+  B.row(0) = -Dm_inv.colwise().sum();
+  B.bottomRows<3>() = Dm_inv;
+  return B;
+}
+}  // namespace
+
+Vec<12> pull_back_stress(const Mat3& P, const Mat3& Dm_inv) {
+  const Eigen::Matrix<double, 3, 4> G = P * vertex_weights(Dm_inv).transpose();  // G(i, a)
+  return Eigen::Map<const Vec<12>>(G.data());
+}
+
+Mat<12> pull_back_stress_derivative(const Mat<9>& A, const Mat3& Dm_inv) {
+  const Eigen::Matrix<double, 4, 3> B = vertex_weights(Dm_inv);
+  // T(r, 3b+k) = sum_l B(b, l) A(r, k+3l): A dFdx, 9 x 12.
+  Eigen::Matrix<double, 9, 12> T;
+  for (int b = 0; b < 4; ++b)
+    for (int k = 0; k < 3; ++k)
+      T.col(3 * b + k) = B(b, 0) * A.col(k) + B(b, 1) * A.col(k + 3) + B(b, 2) * A.col(k + 6);
+  // H(3a+i, c) = sum_j B(a, j) T(i+3j, c).
+  Mat<12> H;
+  for (int a = 0; a < 4; ++a)
+    H.middleRows<3>(3 * a) = B(a, 0) * T.topRows<3>() + B(a, 1) * T.middleRows<3>(3) + B(a, 2) * T.bottomRows<3>();
+  return H;
+}
+
 Vec<12> tet_coordinates(const Positions& x, const Tets& tets, int t) {
   Vec<12> q;
   for (int a = 0; a < 4; ++a) q.segment<3>(3 * a) = x.row(tets(t, a)).transpose();

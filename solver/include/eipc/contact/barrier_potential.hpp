@@ -30,5 +30,8 @@ VecX barrier_potential_gradient(const CollisionMesh& mesh, const Positions& x, c
 std::vector<Eigen::Triplet<double>> barrier_potential_hessian(const CollisionMesh& mesh, const Positions& x,
                                                               const ContactSet& contacts, double dhat,
                                                               bool project_psd);
+/// The per-contact 12x12 blocks that barrier_potential_hessian scatters, in contact order.
+std::vector<Mat<12>> barrier_potential_local_hessians(const Positions& x, const ContactSet& contacts, double dhat,
+                                                      bool project_psd);
 
 }  // namespace eipc

@@ -23,4 +23,12 @@ namespace eipc {
 double max_collision_free_step(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
                                std::optional<double> ground_height, double min_distance_ratio);
 
+/// The same, with candidates from any superset of find_candidates(mesh, x0, x1, 0)
+/// (e.g. the line-search candidates find_candidates(mesh, x0, x1, dhat), so one
+/// broad phase serves both). Pairs whose un-inflated swept boxes do not overlap
+/// are skipped, so the result equals the overload above.
+double max_collision_free_step(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
+                               const Candidates& superset, std::optional<double> ground_height,
+                               double min_distance_ratio);
+
 }  // namespace eipc

@@ -28,5 +28,8 @@ VecX friction_potential_gradient(const Positions& x, const Positions& x_n, const
 /// Hessian of D as triplets in the 3N full-space indices.
 std::vector<Eigen::Triplet<double>> friction_potential_hessian(const Positions& x, const Positions& x_n,
                                                                const FrictionSet& friction, bool project_psd);
+/// The per-contact 12x12 blocks that friction_potential_hessian scatters, in contact order.
+std::vector<Mat<12>> friction_potential_local_hessians(const Positions& x, const Positions& x_n,
+                                                       const FrictionSet& friction, bool project_psd);
 
 }  // namespace eipc

@@ -8,7 +8,9 @@
 
 #include "eipc/contact/contact_set.hpp"
 #include "eipc/contact/friction_set.hpp"
+#include "eipc/dynamics/contact_pullback.hpp"
 #include "eipc/dynamics/dof_system.hpp"
+#include "eipc/dynamics/hessian_pattern.hpp"
 #include "eipc/dynamics/params.hpp"
 
 #include <optional>
@@ -38,7 +40,7 @@ struct StepState {
 
 class IncrementalPotential {
 public:
-  IncrementalPotential(const DofSystem& system, const SimulationParams& params) : sys_(system), params_(params) {}
+  IncrementalPotential(const DofSystem& system, const SimulationParams& params);
 
   /// Contact pairs closer than dhat at q among the candidates.
   ContactSet contacts(const Positions& q, const Candidates& candidates) const;
@@ -47,14 +49,22 @@ public:
   VecX gradient(const StepState& s, const Positions& q, const ContactSet& contacts) const;
   /// With `project`, per-element and per-contact blocks are projected to PSD (projected Newton).
   SparseMatrix hessian(const StepState& s, const Positions& q, const ContactSet& contacts, bool project = true) const;
+  /// gradient() and hessian() together (one constitutive evaluation per element).
+  void gradient_and_hessian(const StepState& s, const Positions& q, const ContactSet& contacts, bool project,
+                            VecX& gradient, SparseMatrix& hessian) const;
 
   /// beta h K(q) summed over damped bodies (K the projected elastic Hessian).
   SparseMatrix damping_matrix(const Positions& q) const;
 
 private:
-  /// Elastic energy of every body at q.
+  /// The gradient given the elastic part dPhi/dq.
+  VecX gradient_from_elastic(const StepState& s, const Positions& q, const ContactSet& contacts,
+                             const VecX& elastic) const;
+
   const DofSystem& sys_;
   const SimulationParams& params_;
+  HessianPattern pattern_;
+  ContactPullback pullback_;
 };
 
 }  // namespace eipc

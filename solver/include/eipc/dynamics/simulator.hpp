@@ -4,6 +4,7 @@
 // augmented Lagrangian (when it would push into something).
 #pragma once
 
+#include "eipc/contact/candidate_cache.hpp"
 #include "eipc/dynamics/dof_system.hpp"
 #include "eipc/dynamics/incremental_potential.hpp"
 #include "eipc/dynamics/params.hpp"
@@ -74,8 +75,15 @@ private:
   NewtonResult newton(StepState& s, Positions& q, const std::vector<bool>& fixed_dof, double t1);
   /// Moves prescribed nodes to their targets at t1 if the straight move is collision free.
   bool try_move_prescribed(Positions& q, const std::vector<Vec3>& targets) const;
+  /// Candidates holding every pair closer than dhat at q (valid until the next broad-phase call).
+  const Candidates& candidates_near(const Positions& q) const;
   std::vector<Vec3> prescribed_targets(double t) const;
-  double max_step(const Positions& q, const Positions& dq) const;
+  /// One broad phase over the straight move q -> q + dq (inflated by dhat) and the CCD step bound on it.
+  struct Sweep {
+    const Candidates* candidates;  ///< every pair within dhat anywhere on the move (until the next broad phase)
+    double max_step = 1.0;  ///< largest collision-free fraction of the move
+  };
+  Sweep sweep(const Positions& q, const Positions& dq) const;
 
   DofSystem sys_;
   SimulationParams params_;
@@ -84,7 +92,10 @@ private:
   Positions q_, v_;
   long step_ = 0;
   std::vector<BodyPairForce> forces_;
-  PhaseTimes times_;
+  mutable PhaseTimes times_;
+  /// Skin of the cached broad phase, in units of dhat (see CandidateCache).
+  static constexpr double kMinSkin = 1.0, kMaxSkin = 4.0;
+  mutable CandidateCache candidates_;
   std::optional<std::chrono::steady_clock::time_point> deadline_;
 };
 

@@ -26,6 +26,12 @@ public:
   /// with dFdx onto R^9, V dFdx^T H dFdx is PSD exactly when H is: projecting the
   /// 9x9 gives a PSD element Hessian and changes nothing when it already was PSD.
   Mat<9> stress_derivative(const Mat3& F, bool project = false) const;
+  /// stress(F) and stress_derivative(F, project) together (one SVD for linear corotated).
+  void stress_and_derivative(const Mat3& F, bool project, Mat3& P, Mat<9>& dP) const;
+  /// energy() and stress_and_derivative() reusing the SVD of F kept in `memo`
+  /// (models without an SVD ignore it).
+  double energy(const Mat3& F, SvdMemo& memo) const;
+  void stress_and_derivative(const Mat3& F, bool project, Mat3& P, Mat<9>& dP, SvdMemo& memo) const;
 
 private:
   std::variant<LinearCorotated, StableNeoHookean, AbdOrthogonality> model_;

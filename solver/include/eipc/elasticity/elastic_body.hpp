@@ -6,6 +6,9 @@
 // Evaluation is parallel over tets (TBB) and deterministic for any thread count:
 // per-tet results are written to a vector, then summed / scattered in tet order.
 //
+// energy() and tet_derivatives() remember each tet's last SVD (a trial point's
+// energy, then derivatives there): call them from one thread at a time per body.
+//
 // Inverted tets (det F <= 0) during a solve: linear_corotated and neo_hookean are
 // finite and smooth there and push the tet back (energy grows with inversion);
 // abd is finite too but symmetric under F -> -F. No model throws on inversion.
@@ -45,6 +48,10 @@ public:
   void add_hessian_triplets(const Positions& x, std::vector<Eigen::Triplet<double>>& out,
                             int dof_offset = 0, bool project = true) const;
 
+  /// Per-tet gradients and Hessians (one constitutive evaluation per tet), in tet order.
+  void tet_derivatives(const Positions& x, bool project, std::vector<Vec<12>>& gradients,
+                       std::vector<Mat<12>>& hessians) const;
+
   /// Single-tet pieces (12 dofs: the tet's 4 vertices in tets() order).
   double tet_energy(const Positions& x, int t) const;
   Vec<12> tet_gradient(const Positions& x, int t) const;
@@ -59,6 +66,9 @@ private:
   Material material_;
   ConstitutiveModel model_;
   std::vector<Mat3> Dm_inv_;
+  /// Per tet, the SVD of its last F (energy() and tet_derivatives() reuse it).
+  /// So these two must not run concurrently on the same body.
+  mutable std::vector<SvdMemo> svd_memo_;
 };
 
 }  // namespace eipc

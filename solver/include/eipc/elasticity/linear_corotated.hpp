@@ -14,6 +14,7 @@
 #pragma once
 
 #include "eipc/common.hpp"
+#include "eipc/elasticity/rotation_variant_svd.hpp"
 
 namespace eipc {
 
@@ -25,9 +26,14 @@ public:
   Mat<9> stress_derivative(const Mat3& F) const;  ///< d2Psi/dF2 on column-major vec(F)
   /// d2Psi/dF2 projected to PSD analytically (twist eigenvalues clamped at 0).
   Mat<9> projected_stress_derivative(const Mat3& F) const;
+  /// P and d2Psi/dF2 (projected if `project`) from one SVD of F.
+  void stress_and_derivative(const Mat3& F, bool project, Mat3& P, Mat<9>& dP) const;
+  /// The same from a given SVD of F.
+  double energy(const RotationVariantSvd& s) const;
+  void stress_and_derivative(const Mat3& F, const RotationVariantSvd& s, bool project, Mat3& P, Mat<9>& dP) const;
 
 private:
-  Mat<9> hessian(const Mat3& F, bool project) const;
+  Mat<9> hessian(const RotationVariantSvd& s, bool project) const;
   double mu_, lambda_;
 };
 

@@ -6,6 +6,8 @@
 
 #include "eipc/common.hpp"
 
+#include <cstring>
+
 namespace eipc {
 
 struct RotationVariantSvd {
@@ -15,6 +17,25 @@ struct RotationVariantSvd {
 };
 
 RotationVariantSvd rotation_variant_svd(const Mat3& F);
+
+/// The SVD of the last F seen, reused when the same F (bit for bit) comes again:
+/// Newton evaluates the energy at a trial point and then the derivatives there.
+class SvdMemo {
+public:
+  const RotationVariantSvd& of(const Mat3& F) {
+    if (!valid_ || std::memcmp(F.data(), F_.data(), sizeof(double) * 9) != 0) {
+      svd_ = rotation_variant_svd(F);
+      F_ = F;
+      valid_ = true;
+    }
+    return svd_;
+  }
+
+private:
+  Mat3 F_;
+  RotationVariantSvd svd_;
+  bool valid_ = false;
+};
 
 /// Rotation part R = U V^T of the polar decomposition F = R S (det R = +1).
 Mat3 polar_rotation(const Mat3& F);

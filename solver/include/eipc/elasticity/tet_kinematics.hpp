@@ -39,6 +39,15 @@ Mat3 deformation_gradient(const Positions& x, const Tets& tets, int t, const Mat
 ///   dF_ij/dx_{a,i} = B_{a-1,j} for a = 1..3,  dF_ij/dx_{0,i} = -sum_k B_kj,  with B = Dm^-1.
 TetJacobian deformation_gradient_jacobian(const Mat3& Dm_inv);
 
+/// dFdx^T vec(P) without forming dFdx: entry 3a+i is sum_j B(a, j) P(i, j), with
+/// B(a, j) = dF_ij/dx_{a,i} as above.
+Vec<12> pull_back_stress(const Mat3& P, const Mat3& Dm_inv);
+
+/// dFdx^T A dFdx for a 9x9 A on vec(F), using that F_ij depends only on the i-th
+/// coordinates of the vertices:  (3a+i, 3b+k) -> sum_jl B(a,j) B(b,l) A(i+3j, k+3l)
+/// (about a third of the work of the dense 12x9x9x12 product).
+Mat<12> pull_back_stress_derivative(const Mat<9>& A, const Mat3& Dm_inv);
+
 /// The 12 stacked coordinates of tet t.
 Vec<12> tet_coordinates(const Positions& x, const Tets& tets, int t);
 

@@ -72,6 +72,11 @@ TEST_CASE("the incremental potential's gradient and Hessian match finite differe
   INFO("gradient norm " << g.norm() << ", contacts " << contacts.size());
   CHECK((g - g_fd).norm() <= 1e-5 * g.norm());
   CHECK((H - H_fd).norm() <= 1e-5 * H.norm());
+  // The fused assembly Newton uses gives the same gradient.
+  VecX g_fused;
+  SparseMatrix H_fused;
+  ip.gradient_and_hessian(s, q, contacts, false, g_fused, H_fused);
+  CHECK((g_fused - g).norm() <= 1e-12 * g.norm());
   // The projected Hessian (what Newton uses) is positive definite.
   const Eigen::MatrixXd Hp = Eigen::MatrixXd(ip.hessian(s, q, contacts, true));
   CHECK(Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(Hp).eigenvalues().minCoeff() > 0);

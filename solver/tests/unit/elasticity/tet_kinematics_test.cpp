@@ -78,3 +78,20 @@ TEST_CASE("rotation-variant SVD and polar rotation", "[elasticity][kinematics]")
   const Mat3 Q = test::random_rotation(rng);
   CHECK((polar_rotation(Q) - Q).norm() < 1e-12);
 }
+
+TEST_CASE("structured pull-backs equal the dense dFdx products", "[elasticity][kinematics]") {
+  std::mt19937 rng(5);
+  for (int trial = 0; trial < 20; ++trial) {
+    const Mat3 Dm_inv = test::random_matrix(rng, 1.0) + 2.0 * Mat3::Identity();
+    const TetJacobian D = deformation_gradient_jacobian(Dm_inv);
+    const Mat3 P = test::random_matrix(rng, 1.0);
+    const Vec<12> g_dense = D.transpose() * vectorize(P);
+    CHECK((pull_back_stress(P, Dm_inv) - g_dense).norm() <= 1e-13 * g_dense.norm());
+    Mat<9> A = Mat<9>::Zero();
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) A.block<3, 3>(3 * i, 3 * j) = test::random_matrix(rng, 1.0);
+    A = (A + A.transpose()).eval();
+    const Mat<12> H_dense = D.transpose() * A * D;
+    CHECK((pull_back_stress_derivative(A, Dm_inv) - H_dense).norm() <= 1e-13 * H_dense.norm());
+  }
+}
