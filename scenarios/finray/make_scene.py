@@ -1,0 +1,148 @@
+#!/usr/bin/python3
+"""Writes scenarios/finray_plate_rack.json: two Fin Ray fingers pick an 8-inch plate up from
+the table, turn it upright, carry it over the wire dish rack and set it into a slot.
+
+    scenarios/finray/make_scene.py [--out FILE]
+
+Every keyframe is computed here from the parameters below (see scenarios/README.md,
+section "FinRay"), so the motion script stays consistent when a parameter changes.
+
+Frames (all in metres, world z up, the table is the ground plane z = 0):
+- plate: plate.msh lying on the table, centred on the z axis, lifted by PLATE_LIFT.
+- fingers: finray.msh (native: base z = 0, front wall x = 0, tip at z = 0.055) turned to
+  point down (tip below the base) with the front wall facing the plate across y:
+  left finger  R = Rz(-90) Rx(180): (x, y, z) -> (-y, -x, -z), at y < 0, front facing +y;
+  right finger R = Rz(+90) Rx(180): (x, y, z) -> ( y,  x, -z), at y > 0, front facing -y.
+  Their rest centroids share x and z, so the same rotation about y applied to each finger
+  about its own centroid (how keyframe rotations work) turns the pair as one rigid gripper
+  about the axis through both centroids: the grip axis.
+- rack: dish_rack.obj translated by RACK_X along x (static).
+"""
+import argparse
+import json
+import os
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCEN = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(SCEN, "generators"))
+import dish_rack  # noqa: E402
+import meshtools  # noqa: E402
+
+# --- parameters ------------------------------------------------------------------------
+DT, DURATION, OUTPUT_EVERY = 0.01, 4.0, 0.01
+# dhat below the paper's 1e-3 m: the finger's fine surface (0.5-0.9 mm triangles, 1 mm ribs)
+# has non-adjacent primitives closer than 1 mm at rest, which would put ~1e5 self-contact
+# pairs in the barrier's range before anything touches (2e-4 still leaves some; 1e-4 none).
+KAPPA, DHAT = 1e4, 1e-4
+FINGER = {"model": "linear_corotated", "youngs": 3e6, "poisson": 0.4, "density": 1200}
+PLATE = {"model": "abd", "youngs": 1e7, "poisson": 0.3, "density": 2191}  # 0.375 kg (Drake's plate_8in.sdf)
+PLATE_LIFT = 0.0008        # plate starts this high above the table (settles onto it)
+R_PLATE = 0.098105         # plate rim radius (plate_8in_col.obj), reached at z = 0.017
+OPEN_CLEAR = 0.012         # open fingers: front walls this far outside the rim
+SQUEEZE = 0.006            # closed fingers: front walls this far inside the rim (per finger)
+TIP_Z = 0.004              # finger tips this high above the table while grasping
+APPROACH_Z = 0.04          # the gripper comes down from this much higher
+LIFT = 0.05                # first lift straight up before turning the plate
+RACK_X = 0.30              # rack centre x (slot k centre: RACK_X + dish_rack.X_SLOTS[k])
+SLOT = 2
+ABOVE_SLOT = 0.06          # carry height above the placed pose
+SLOT_DROP = 0.0            # set down this much below the README's slot pose (1.5 mm above the rails)
+SLOT_DX = 0.0              # x correction of the set-down pose (measured plate offset in the grip)
+RETREAT = 0.06
+
+# Motion script: (time, phase). Positions are computed below.
+T_APPROACH, T_CLOSE, T_LIFT, T_TURN, T_CARRY, T_LOWER, T_OPEN, T_RETREAT = 0.4, 0.9, 1.3, 1.9, 2.3, 2.9, 3.2, 3.6
+
+
+def finger_centroid_native():
+    V, _ = meshtools.read_msh22(os.path.join(SCEN, "assets", "generated", "finray.msh"))
+    return V.mean(axis=0)
+
+
+def r_y(deg):
+    a = np.radians(deg)
+    return np.array([[np.cos(a), 0, np.sin(a)], [0, 1, 0], [-np.sin(a), 0, np.cos(a)]])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default=os.path.join(SCEN, "finray_plate_rack.json"))
+    out = ap.parse_args().out
+
+    c_native = finger_centroid_native()
+    base_z = TIP_Z + 0.055                       # finger base plane (tip points down)
+    y_front = R_PLATE + OPEN_CLEAR               # open: front walls at y = -+ y_front
+    c_z = base_z - c_native[2]                   # both fingers' rest centroid height
+    close = OPEN_CLEAR + SQUEEZE                 # closing travel of each finger along y
+
+    # Where the plate must end (README slot table, rotation about the origin): x' = R x + t_slot.
+    _, t_slot, _ = dish_rack.plate_in_slot(
+        os.path.join(SCEN, "assets", "drake_models", "dishes", "plate_8in_col.obj"), SLOT)
+    t_slot = np.array(t_slot) + [RACK_X + SLOT_DX, 0.0, -SLOT_DROP]
+    # A plate point x (table pose x + d0) carried rigidly by the gripper turned by R about its
+    # grip axis through (., ., c_z) and moved by T ends at c + R (x + d0 - c) + T. Setting
+    # that equal to R x + t_slot gives T = t_slot - c - R (d0 - c), with c = (0, 0, c_z)
+    # (the y part of c is unaffected by a rotation about y).
+    R = r_y(90.0)
+    c = np.array([0.0, 0.0, c_z])
+    d0 = np.array([0.0, 0.0, PLATE_LIFT])
+    T_place = t_slot - c - R @ (d0 - c)
+    T_place[1] = 0.0
+
+    def key(t, pos, deg=0.0):
+        return {"t": t, "translation": [round(float(v), 9) for v in pos], "rotation_deg": [0.0, deg, 0.0]}
+
+    def script(side):  # side -1: left finger (y < 0), +1: right finger
+        o = -side * close                                    # closing offset along y
+        up = np.array([0, 0, APPROACH_Z])
+        return [
+            key(0.0, up),
+            key(T_APPROACH, [0, 0, 0]),
+            key(T_CLOSE, [0, o, 0]),
+            key(T_LIFT, [0, o, LIFT]),
+            key(T_TURN, [T_place[0] - 0.15, o, T_place[2] + ABOVE_SLOT], 90.0),
+            key(T_CARRY, [T_place[0], o, T_place[2] + ABOVE_SLOT], 90.0),
+            key(T_LOWER, [T_place[0], o, T_place[2]], 90.0),
+            key(T_OPEN, [T_place[0], 0, T_place[2]], 90.0),
+            key(T_RETREAT, [T_place[0], 0, T_place[2] + RETREAT], 90.0),
+        ]
+
+    def finger(name, side):
+        return {
+            "name": name,
+            "mesh": "assets/generated/finray.msh",
+            "material": dict(FINGER),
+            "embeddings": {"coarse": "assets/generated/finray_coarse.msh"},
+            "embedding": "coarse",
+            "transform": {"rotation_deg": [180.0, 0.0, 90.0 * side], "translation": [0.0, side * y_front, base_z]},
+            "prescribed": [{"vertices": {"box": [[-1, -1, base_z - 1e-6], [1, 1, 1]]}, "motion": script(side)}],
+        }
+
+    scene = {
+        "format": "eipc-scene", "version": 1,
+        "name": "finray_plate_rack",
+        "duration": DURATION, "dt": DT, "gravity": [0, 0, -9.81],
+        "contact": {"kappa": KAPPA, "dhat": DHAT, "epsv": 1e-3, "friction": 1.0},
+        "solver": {"newton_tol": 1e-5, "max_newton_iters": 200},
+        "ground": {"height": 0.0},
+        "output": {"every": OUTPUT_EVERY},
+        "bodies": [
+            {"name": "plate", "mesh": "assets/generated/plate.msh", "material": dict(PLATE),
+             "embedding": "affine", "transform": {"translation": [0.0, 0.0, PLATE_LIFT]}},
+            finger("finger_left", -1),
+            finger("finger_right", +1),
+            {"name": "rack", "mesh": "assets/generated/dish_rack.obj", "kinematic": True,
+             "transform": {"translation": [RACK_X, 0.0, 0.0]}},
+        ],
+    }
+    text = json.dumps(scene, indent=1)
+    with open(out, "w") as f:
+        f.write(text + "\n")
+    print(f"wrote {out}: grip axis z = {c_z:.6f}, set-down translation {T_place.round(6).tolist()}")
+
+
+if __name__ == "__main__":
+    main()
