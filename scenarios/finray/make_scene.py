@@ -37,18 +37,20 @@ DT, DURATION, OUTPUT_EVERY = 0.01, 4.0, 0.01
 # has non-adjacent primitives closer than 1 mm at rest, which would put ~1e5 self-contact
 # pairs in the barrier's range before anything touches (2e-4 still leaves some; 1e-4 none).
 KAPPA, DHAT = 1e4, 1e-4
-FINGER = {"model": "linear_corotated", "youngs": 3e6, "poisson": 0.4, "density": 1200}
+FINGER = {"model": "linear_corotated", "youngs": 1e7, "poisson": 0.4, "density": 1200}
 PLATE = {"model": "abd", "youngs": 1e7, "poisson": 0.3, "density": 2191}  # 0.375 kg (Drake's plate_8in.sdf)
 PLATE_LIFT = 0.0008        # plate starts this high above the table (settles onto it)
+PLATE_MIN_Z = 0.000208     # lowest point of plate_8in_col.obj
+REST_GAP = 0.00009         # measured: the plate settles this high on the table (barrier, dhat = 1e-4)
 R_PLATE = 0.098105         # plate rim radius (plate_8in_col.obj), reached at z = 0.017
 OPEN_CLEAR = 0.012         # open fingers: front walls this far outside the rim
-SQUEEZE = 0.006            # closed fingers: front walls this far inside the rim (per finger)
-TIP_Z = 0.004              # finger tips this high above the table while grasping
+SQUEEZE = 0.008            # closed fingers: front walls this far inside the rim (per finger)
+TIP_Z = 0.002              # finger tips this high above the table while grasping
 APPROACH_Z = 0.04          # the gripper comes down from this much higher
-LIFT = 0.05                # first lift straight up before turning the plate
+LIFT = 0.12               # first lift straight up: the plate turns clear of the table
 RACK_X = 0.30              # rack centre x (slot k centre: RACK_X + dish_rack.X_SLOTS[k])
 SLOT = 2
-ABOVE_SLOT = 0.06          # carry height above the placed pose
+ABOVE_SLOT = 0.11         # carry height above the set-down pose: the plate clears the uprights (top 0.1015)
 SLOT_DROP = 0.0            # set down this much below the README's slot pose (1.5 mm above the rails)
 SLOT_DX = 0.0              # x correction of the set-down pose (measured plate offset in the grip)
 RETREAT = 0.06
@@ -88,7 +90,7 @@ def main():
     # (the y part of c is unaffected by a rotation about y).
     R = r_y(90.0)
     c = np.array([0.0, 0.0, c_z])
-    d0 = np.array([0.0, 0.0, PLATE_LIFT])
+    d0 = np.array([0.0, 0.0, REST_GAP - PLATE_MIN_Z])  # plate offset from its OBJ pose when grasped
     T_place = t_slot - c - R @ (d0 - c)
     T_place[1] = 0.0
 
