@@ -37,10 +37,15 @@ DT, DURATION, OUTPUT_EVERY = 0.01, 4.0, 0.01
 # has non-adjacent primitives closer than 1 mm at rest, which would put ~1e5 self-contact
 # pairs in the barrier's range before anything touches (2e-4 still leaves some; 1e-4 none).
 KAPPA, DHAT = 1e4, 1e-4
-FINGER = {"model": "linear_corotated", "youngs": 1e7, "poisson": 0.4, "density": 1200}
+EPSV = 1e-3
+FINGER = {"model": "linear_corotated", "youngs": 3e7, "poisson": 0.4, "density": 1200}
 PLATE = {"model": "abd", "youngs": 1e7, "poisson": 0.3, "density": 2191}  # 0.375 kg (Drake's plate_8in.sdf)
 PLATE_LIFT = 0.0008        # plate starts this high above the table (settles onto it)
 PLATE_MIN_Z = 0.000208     # lowest point of plate_8in_col.obj
+# The plate's outline is a 32-gon with a corner at +-y: turned by half a side (5.625 deg)
+# a flat side faces each finger, a 19 mm line contact along the rim instead of a point; the
+# line's torsional friction is what turns the plate upright about the grip axis.
+PLATE_YAW = 180.0 / 32
 REST_GAP = 0.00009         # measured: the plate settles this high on the table (barrier, dhat = 1e-4)
 R_PLATE = 0.098105         # plate rim radius (plate_8in_col.obj), reached at z = 0.017
 OPEN_CLEAR = 0.012         # open fingers: front walls this far outside the rim
@@ -55,8 +60,12 @@ SLOT_DROP = 0.0            # set down this much below the README's slot pose (1.
 SLOT_DX = 0.0              # x correction of the set-down pose (measured plate offset in the grip)
 RETREAT = 0.06
 
-# Motion script: (time, phase). Positions are computed below.
-T_APPROACH, T_CLOSE, T_LIFT, T_TURN, T_CARRY, T_LOWER, T_OPEN, T_RETREAT = 0.4, 0.9, 1.3, 1.9, 2.3, 2.9, 3.2, 3.6
+# Motion script: end times of the phases (approach, close, lift, turn, carry, lower, open,
+# retreat; then the plate settles until DURATION). Each phase eases in and out (smoothstep,
+# sampled every KEY_DT) so the gripper never jumps in velocity: a keyframe kink would shake
+# the plate in the grip with m dv / h.
+T_APPROACH, T_CLOSE, T_LIFT, T_TURN, T_CARRY, T_LOWER, T_OPEN, T_RETREAT = 0.3, 0.7, 1.1, 2.0, 2.4, 3.0, 3.25, 3.6
+KEY_DT = 0.05
 
 
 def finger_centroid_native():
@@ -94,23 +103,30 @@ def main():
     T_place = t_slot - c - R @ (d0 - c)
     T_place[1] = 0.0
 
-    def key(t, pos, deg=0.0):
-        return {"t": t, "translation": [round(float(v), 9) for v in pos], "rotation_deg": [0.0, deg, 0.0]}
+    def key(t, pos, deg):
+        return {"t": round(t, 9), "translation": [round(float(v), 9) for v in pos], "rotation_deg": [0.0, round(deg, 9), 0.0]}
 
     def script(side):  # side -1: left finger (y < 0), +1: right finger
         o = -side * close                                    # closing offset along y
-        up = np.array([0, 0, APPROACH_Z])
-        return [
-            key(0.0, up),
-            key(T_APPROACH, [0, 0, 0]),
-            key(T_CLOSE, [0, o, 0]),
-            key(T_LIFT, [0, o, LIFT]),
-            key(T_TURN, [T_place[0] - 0.15, o, T_place[2] + ABOVE_SLOT], 90.0),
-            key(T_CARRY, [T_place[0], o, T_place[2] + ABOVE_SLOT], 90.0),
-            key(T_LOWER, [T_place[0], o, T_place[2]], 90.0),
-            key(T_OPEN, [T_place[0], 0, T_place[2]], 90.0),
-            key(T_RETREAT, [T_place[0], 0, T_place[2] + RETREAT], 90.0),
+        poses = [  # (end time, translation, rotation about y in degrees)
+            (0.0, [0, 0, APPROACH_Z], 0.0),
+            (T_APPROACH, [0, 0, 0], 0.0),
+            (T_CLOSE, [0, o, 0], 0.0),
+            (T_LIFT, [0, o, LIFT], 0.0),
+            (T_TURN, [T_place[0] - 0.15, o, T_place[2] + ABOVE_SLOT], 90.0),
+            (T_CARRY, [T_place[0], o, T_place[2] + ABOVE_SLOT], 90.0),
+            (T_LOWER, [T_place[0], o, T_place[2]], 90.0),
+            (T_OPEN, [T_place[0], 0, T_place[2]], 90.0),
+            (T_RETREAT, [T_place[0], 0, T_place[2] + RETREAT], 90.0),
         ]
+        keys = [key(0.0, poses[0][1], poses[0][2])]
+        for (t0, p0, a0), (t1, p1, a1) in zip(poses, poses[1:]):
+            n = max(1, int(round((t1 - t0) / KEY_DT)))
+            for i in range(1, n + 1):
+                u = i / n
+                s = u * u * (3 - 2 * u)  # smoothstep: zero velocity at both ends of the phase
+                keys.append(key(t0 + u * (t1 - t0), np.add(p0, s * np.subtract(p1, p0)), a0 + s * (a1 - a0)))
+        return keys
 
     def finger(name, side):
         return {
@@ -127,13 +143,14 @@ def main():
         "format": "eipc-scene", "version": 1,
         "name": "finray_plate_rack",
         "duration": DURATION, "dt": DT, "gravity": [0, 0, -9.81],
-        "contact": {"kappa": KAPPA, "dhat": DHAT, "epsv": 1e-3, "friction": 1.0},
+        "contact": {"kappa": KAPPA, "dhat": DHAT, "epsv": EPSV, "friction": 1.0},
         "solver": {"newton_tol": 1e-5, "max_newton_iters": 200},
         "ground": {"height": 0.0},
         "output": {"every": OUTPUT_EVERY},
         "bodies": [
             {"name": "plate", "mesh": "assets/generated/plate.msh", "material": dict(PLATE),
-             "embedding": "affine", "transform": {"translation": [0.0, 0.0, PLATE_LIFT]}},
+             "embedding": "affine",
+             "transform": {"rotation_deg": [0.0, 0.0, PLATE_YAW], "translation": [0.0, 0.0, PLATE_LIFT]}},
             finger("finger_left", -1),
             finger("finger_right", +1),
             {"name": "rack", "mesh": "assets/generated/dish_rack.obj", "kinematic": True,
