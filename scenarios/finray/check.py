@@ -13,7 +13,7 @@ Plate: rigid fit of its vertices at the last frame: centroid, axis (the rest +z,
 symmetry axis), tilt of the plate's plane from vertical, which rack slot holds it, its
 lowest point against the rails' top, the contact forces on it, and its speed at the end.
 
-Exit code 0 when the plate rests in a slot (standing between two uprights, its centroid
+Exit code 0 when the plate rests in a slot (its foot and centroid between two uprights, its centroid
 within 3 mm of the height of a plate standing on the rails, carried by the rack alone, tilt < 15 deg, speed < 5 mm/s at the end and
 untouched by the fingers), 1 otherwise, 2 on bad input.
 """
@@ -100,11 +100,15 @@ def main():
     rack_x = bodies["rack"].get("transform", {}).get("translation", [0, 0, 0])[0]
     uprights = [rack_x + u for u in dish_rack.X_UPRIGHTS]
     rail_top = dish_rack.Z_RAIL + dish_rack.R
-    # The part of the plate below the uprights' tops must lie between two neighbouring uprights.
-    low = x_end[x_end[:, 2] < dish_rack.TOP + dish_rack.R]
+    # In slot k: the plate's foot (the part within 20 mm above the rails) lies between the
+    # wires of uprights k and k + 1, and so does its centroid. (A plate leaning on an upright
+    # may reach over that wire higher up.)
+    foot = x_end[x_end[:, 2] < rail_top + 0.02]
     slot = None
     for k in range(len(uprights) - 1):
-        if len(low) and low[:, 0].min() > uprights[k] + dish_rack.R and low[:, 0].max() < uprights[k + 1] - dish_rack.R:
+        r_in = dish_rack.R * np.cos(np.pi / dish_rack.SIDES)  # the octagonal wire's flat faces
+        lo, hi = uprights[k] + r_in, uprights[k + 1] - r_in
+        if len(foot) and foot[:, 0].min() > lo and foot[:, 0].max() < hi and lo < centroid[0] < hi:
             slot = k
     dt_frames = times[-1] - times[-2] if len(times) > 1 else 0.0
     speed = float(np.linalg.norm(pb["positions"][-1] - pb["positions"][-2], axis=1).max() / dt_frames) if dt_frames else 0.0
