@@ -150,11 +150,11 @@ two rails. **Slot floor height (top of the rails) z = {floor:.6f}.**
 |---|---|---|---|
 {slots}
 
-The translation is the scene `transform` (rotation about the plate's vertex mean,
-`x' = p + R (x - p) + t`) that puts `plate_8in_col.obj` / `plate.msh` in the slot,
-standing on its rim with every plate triangle {gap:.1f} mm clear of the rails' circumscribed
-cylinders (it then drops onto them); its lowest point is then at z = {plate_low:.6f} (the
-plate's rim is a 3D polygon, so it rests a little higher than a round rim would).
+The translation is the scene `transform` (rotation about the mesh origin, `x' = R x + t`, as
+the scene loader applies it) that puts `plate_8in_col.obj` / `plate.msh` in the slot, standing
+on its rim with every plate triangle {gap:.1f} mm clear of the rails' circumscribed cylinders
+(it then drops onto them); its lowest point is then at z = {plate_low:.6f} (the plate's rim is
+a 3D polygon, so it rests a little higher than a round rim would).
 
 ## Spheres for the resolution study (`sphere_*.msh`)
 

@@ -201,8 +201,9 @@ def plate_in_slot(plate_obj, slot):
     its axis becomes x, it stands on its rim in the y-z plane), its x extent centred on the
     slot, and lifted (bisection, 1e-9 m) until every plate triangle clears both rails'
     circumscribed cylinders by GAP (distances in the y-z plane: the rails run along x past
-    the plate). Returns (rotation_deg, translation) of the scene transform
-    x' = p + R (x - p) + t (p = vertex mean, R = Ry(90 deg)) and the placed vertices."""
+    the plate). Returns (rotation_deg, translation) of the scene transform x' = R x + t
+    (rotation about the mesh origin, as the scene loader applies it; R = Ry(90 deg)) and
+    the placed vertices."""
     V, faces = read_obj(plate_obj)
     F = np.array([[f[0], f[j], f[j + 1]] for f in faces for j in range(1, len(f) - 1)])
     P = np.column_stack([V[:, 2], V[:, 1], -V[:, 0]])
@@ -217,10 +218,7 @@ def plate_in_slot(plate_obj, slot):
         mid = (lo + hi) / 2
         lo, hi = (lo, mid) if clear(mid) else (mid, hi)
     shift[2] += hi
-    p = V.mean(axis=0)
-    Rp = np.array([p[2], p[1], -p[0]])
-    translation = shift + Rp - p            # R x + shift = p + R (x - p) + translation
-    return [0.0, 90.0, 0.0], translation.tolist(), P + [0, 0, hi]
+    return [0.0, 90.0, 0.0], shift.tolist(), P + [0, 0, hi]
 
 
 def read_obj(path):

@@ -203,14 +203,15 @@ TEST_CASE("dish rack: nine separate closed outward wires, intersection-free", "[
 TEST_CASE("a plate placed as the README says stands in each rack slot without touching it", "[scenarios][assets]") {
   const SurfaceMesh rack = read_surface_mesh(generated("dish_rack.obj"));
   const SurfaceMesh plate = read_surface_mesh(std::string(EIPC_ASSETS) + "/drake_models/dishes/plate_8in_col.obj");
-  // README "Slots" table: rotation_deg [0, 90, 0] and these translations.
-  const double slot_tx[] = {-0.060112, -0.030112, -0.000112, 0.029888, 0.059888};
+  // README "Slots" table: rotation_deg [0, 90, 0] about the mesh origin (as the scene loader
+  // applies a transform) and these translations.
+  const double slot_tx[] = {-0.069088, -0.039088, -0.009088, 0.020912, 0.050912};
   for (double tx : slot_tx) {
     INFO("slot translation x = " << tx);
     Transform t;
     t.rotation_deg = Vec3(0, 90, 0);
-    t.translation = Vec3(tx, 0.0, 0.097955);
-    const Positions placed = transformed(plate.vertices, t);
+    t.translation = Vec3(tx, 0.0, 0.106931);
+    const Positions placed = transformed(plate.vertices, t, Vec3::Zero());
     const certify::FrameCheck ok =
         certify::check_frame({{&rack.vertices, &rack.faces, true}, {&placed, &plate.faces, true}}, std::nullopt);
     for (const auto& v : ok.examples)
