@@ -111,6 +111,14 @@ Positions DofSystem::collision_positions(const Positions& q) const {
   return x;
 }
 
+VecX DofSystem::reduced_gradient(const VecX& collision_gradient) const {
+  return collision_jacobian_.transpose() * collision_gradient;
+}
+
+SparseMatrix DofSystem::reduced_hessian(const SparseMatrix& collision_hessian) const {
+  return SparseMatrix(collision_jacobian_.transpose() * collision_hessian * collision_jacobian_);
+}
+
 Positions DofSystem::fine_positions(int body, const Positions& q) const {
   const Body& b = bodies_[body];
   return b.fine_map.apply(q.middleRows(node_offset_[body], b.num_nodes()));

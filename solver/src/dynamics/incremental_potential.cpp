@@ -69,7 +69,7 @@ VecX IncrementalPotential::gradient(const StepState& s, const Positions& q, cons
   VecX gx = params_.contact.kappa * barrier_potential_gradient(mesh, x, contacts, params_.contact.dhat);
   if (s.friction)
     gx += friction_potential_gradient(x, s.x_prev, *s.friction);
-  g += h2 * (sys_.collision_jacobian().transpose() * gx);
+  g += h2 * sys_.reduced_gradient(gx);
 
   if (s.damping.nonZeros() > 0) g += s.damping * (flat(q) - flat(s.q_prev));
   for (const PrescribedTarget& t : s.targets) {
@@ -107,8 +107,7 @@ SparseMatrix IncrementalPotential::hessian(const StepState& s, const Positions& 
   if (!contact.empty()) {
     SparseMatrix Hx(3 * mesh.num_vertices(), 3 * mesh.num_vertices());
     Hx.setFromTriplets(contact.begin(), contact.end());
-    const SparseMatrix& J = sys_.collision_jacobian();
-    H += h2 * SparseMatrix(J.transpose() * Hx * J);
+    H += h2 * sys_.reduced_hessian(Hx);
   }
   if (s.damping.nonZeros() > 0) H += s.damping;
   return H;
