@@ -1,6 +1,7 @@
 """One resolution-study run as JSON: `eipc run --json` summary, process CPU time,
 per-step statistics from the trajectory and the problem size.
-Usage: collect.py SUMMARY.json CPU_FILE RUN.h5 RUN.log MESH EMBEDDING LOADAVG"""
+Usage: collect.py SUMMARY.json CPU_FILE RUN.h5 RUN.log MESH EMBEDDING LOADAVG EXIT_CODE MAX_WALL
+A run stopped at MAX_WALL seconds (EXIT_CODE != 0) is recorded with its CPU time only."""
 import json
 import re
 import sys
@@ -8,9 +9,14 @@ import sys
 import h5py
 import numpy as np
 
-summary_path, cpu_path, h5_path, log_path, mesh, embedding, load = sys.argv[1:8]
-summary = json.load(open(summary_path))
+summary_path, cpu_path, h5_path, log_path, mesh, embedding, load, code, max_wall = sys.argv[1:10]
 user, system = (float(v) for v in open(cpu_path).read().split()[-2:])
+if code != "0":
+    json.dump({"mesh": mesh, "embedding": embedding, "stopped_after_wall_seconds": float(max_wall),
+               "cpu_seconds": user + system, "load_average_at_start": float(load)}, sys.stdout, indent=1)
+    print()
+    sys.exit(0)
+summary = json.load(open(summary_path))
 with h5py.File(h5_path, "r") as f:
     ball = f["bodies/ball"]
     fr = f["frames"]
