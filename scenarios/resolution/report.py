@@ -3,6 +3,7 @@
 import glob
 import json
 import os
+import subprocess
 import sys
 
 PHASES = ["assembly", "broad_phase", "ccd", "linear_solve", "line_search"]
@@ -34,6 +35,15 @@ def phases_ms(r):
     return p
 
 
+def environment():
+    """CPU, cores, the BLAS CHOLMOD runs on, and the commit (where the report is made: the same machine)."""
+    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
+    blas = os.path.realpath("/usr/lib/x86_64-linux-gnu/libblas.so.3")
+    here = os.path.dirname(os.path.abspath(__file__))
+    commit = subprocess.run(["git", "-C", here, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    return f"{cpu}, {os.cpu_count()} cores; BLAS used by CHOLMOD: `{blas}`; scripts at commit {commit or '?'}"
+
+
 def fmt(x):
     return f"{x:.3g}" if abs(x) < 1000 else f"{x:.0f}"
 
@@ -63,6 +73,7 @@ w("**How measured.** `nice eipc run --threads 1 --json` per run. The machine has
   "That assumes the waiting is spread evenly over the phases; small entries are noisy. The whole scene is 10 steps. "
   + ("Because single full-space steps take minutes here, " + "; ".join(notes) + ". " if notes else "")
   + (f"The last table compares the first {common} step(s) of every run.\n" if common else "\n"))
+w(f"**Machine.** {environment()}.\n")
 
 w("## Per step (all steps of each run)\n")
 w("| fine mesh | method | fine vertices / surface vertices | DOFs | steps | Newton its / step | CPU s / step | "
@@ -124,7 +135,8 @@ if all(emb):
     contact2 = p2["broad_phase"] + p2["ccd"] + p2["line_search"] + p2["assembly"]
     w(f"- From 0.4k to 50k fine vertices (x{fine:.0f}; surface x{surf:.0f}) the embedded step costs "
       f"x{per_step_cpu(emb[-1]) / per_step_cpu(emb[0]):.0f} more CPU "
-      f"({fmt(per_step_cpu(emb[0]))} -> {fmt(per_step_cpu(emb[-1]))} s). Its linear solve stays at the size of the "
+      f"({fmt(per_step_cpu(emb[0]))} -> {fmt(per_step_cpu(emb[-1]))} s): it follows the size of the surface, "
+      "not of the volume mesh. Its linear solve stays at the size of the "
       f"embedding ({emb[0]['size']['dofs']} DOFs: {fmt(p0['linear_solve'])} -> {fmt(p2['linear_solve'])} ms per step) "
       "and so does the elasticity: that is where cost stops following the fine mesh.")
     w(f"- What still follows the fine mesh in the embedded runs is everything that works on the fine collision "
@@ -132,7 +144,8 @@ if all(emb):
       f"{fmt(p2['ccd'])} ms, barrier/friction assembly with J^T H J {fmt(p0['assembly'])} -> {fmt(p2['assembly'])} ms, "
       f"line search {fmt(p0['line_search'])} -> {fmt(p2['line_search'])} ms per step; together "
       f"{100 * contact2 / sum(p2.values()):.0f}% of the embedded 50k step (other: x = J q and the convergence "
-      "check over all fine vertices, contact forces).")
+      "check over all fine vertices, the two broad-phase calls outside Newton (friction set at the start of the "
+      "step, contacts and forces at its end), which are not in the broad_phase column).")
 if all(full[:2]) and all(emb[:2]):
     f0, f1 = phases_ms(full[0]), phases_ms(full[1])
     w(f"- Full space, 0.4k -> 5k: the step costs x{per_step_cpu(full[1]) / per_step_cpu(full[0]):.0f} more "
