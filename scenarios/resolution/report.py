@@ -156,7 +156,7 @@ if all(full[:2]) and all(emb[:2]):
       f"{fmt(f1['linear_solve'])} ms, line search {fmt(f0['line_search'])} -> {fmt(f1['line_search'])} ms): "
       "elasticity and the sparse Cholesky grow with the fine volume mesh, on top of the same surface work as the "
       f"embedded run. The Cholesky is {100 * f1['linear_solve'] / sum(f1.values()):.0f}% of the full-space 5k step "
-      "(CHOLMOD on the BLAS named under Machine; a reference BLAS makes it slower than an optimised one would).")
+      "(CHOLMOD, on the BLAS named under Machine).")
 if full[2] and emb[2]:
     w(f"- At 50k the full-space step takes {fmt(per_step_cpu(full[2]))} CPU s "
       f"(over {full[2]['summary']['steps']} step(s)) against {fmt(per_step_cpu(emb[2]))} s embedded.")
