@@ -111,6 +111,10 @@ Positions DofSystem::collision_positions(const Positions& q) const {
   return x;
 }
 
+VecX DofSystem::reduced_gradient(const VecX& collision_gradient) const {
+  return collision_jacobian_.transpose() * collision_gradient;
+}
+
 Positions DofSystem::fine_positions(int body, const Positions& q) const {
   const Body& b = bodies_[body];
   return b.fine_map.apply(q.middleRows(node_offset_[body], b.num_nodes()));

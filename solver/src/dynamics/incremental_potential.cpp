@@ -69,7 +69,7 @@ VecX IncrementalPotential::gradient_from_elastic(const StepState& s, const Posit
   VecX gx = params_.contact.kappa * barrier_potential_gradient(mesh, x, contacts, params_.contact.dhat);
   if (s.friction)
     gx += friction_potential_gradient(x, s.x_prev, *s.friction);
-  g += h2 * (sys_.collision_jacobian().transpose() * gx);
+  g += h2 * sys_.reduced_gradient(gx);
 
   if (s.damping.nonZeros() > 0) g += s.damping * (flat(q) - flat(s.q_prev));
   for (const PrescribedTarget& t : s.targets) {

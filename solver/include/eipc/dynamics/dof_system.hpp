@@ -41,7 +41,10 @@ public:
   const CollisionMesh& collision_mesh() const { return collision_mesh_; }
   /// d x_collision / d q (3 Ncol x 3 Nq), rows and columns stacked x y z per vertex/node.
   const SparseMatrix& collision_jacobian() const { return collision_jacobian_; }
+  /// x = J q: collision-surface positions of node positions q.
   Positions collision_positions(const Positions& q) const;
+  /// J^T g: a gradient over the collision vertices (3 Ncol, x y z per vertex) pulled back to the DOFs.
+  VecX reduced_gradient(const VecX& collision_gradient) const;
   /// Full-resolution vertices of one body.
   Positions fine_positions(int body, const Positions& q) const;
   /// Largest full-resolution vertex displacement for a node displacement dq.
