@@ -92,7 +92,6 @@ Fixture make_fixture(const Model& m) {
   p.ground_height = 0.0;
   const IncrementalPotential potential(*f.sys, p);
   const ContactSet contacts = potential.contacts(f.q, find_candidates(cm, x, x, p.contact.dhat));
-  f.contacts = static_cast<int>(contacts.size());
   f.collision_gradient = barrier_potential_gradient(cm, x, contacts, p.contact.dhat);
   const std::vector<Mat<12>> ground = barrier_potential_local_hessians(x, contacts, p.contact.dhat, true);
   for (std::size_t k = 0; k < ground.size(); ++k)
