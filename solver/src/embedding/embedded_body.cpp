@@ -73,7 +73,6 @@ Body embed_body(const Body& full, const TetMesh& emb, const std::string& name, c
   const std::vector<TetLocation> quarter_loc = locate_points(emb.vertices, emb.tets, quarter_points);
 
   // Nodes that some fine vertex depends on (the others would carry no mass).
-  std::vector<int> node_index(emb.vertices.rows(), -1);
   std::vector<char> weighted(emb.vertices.rows(), 0);
   for (const TetLocation& l : loc)
     for (int j = 0; j < 4; ++j)
@@ -114,6 +113,7 @@ Body embed_body(const Body& full, const TetMesh& emb, const std::string& name, c
   // Nodes: the corners of the kept tets (every fine vertex now depends on these only).
   Body b = full;
   b.embedding = name;
+  std::vector<int> node_index(emb.vertices.rows(), -1);
   for (int t : kept_tets)
     for (int j = 0; j < 4; ++j) node_index[emb.tets(t, j)] = 0;
   int n = 0;
@@ -129,16 +129,16 @@ Body embed_body(const Body& full, const TetMesh& emb, const std::string& name, c
     for (int j = 0; j < 4; ++j) b.elements(k, j) = node_index[emb.tets(kept_tets[k], j)];
     b.element_volumes[k] = tet_volume[kept_tets[k]];
   }
-  b.fine_map.nodes.resize(r.vertices, 4);  // (rebinding guarantees every weighted node is kept)
+  b.fine_map.nodes.resize(r.vertices, 4);
   b.fine_map.weights.resize(r.vertices, 4);
   b.fine_element.resize(r.vertices);
-  for (int v = 0; v < r.vertices; ++v) b.fine_element[v] = element_index[loc[v].tet];
-  for (int v = 0; v < r.vertices; ++v)
+  for (int v = 0; v < r.vertices; ++v) {
+    b.fine_element[v] = element_index[loc[v].tet];  // a kept tet, after rebinding
     for (int j = 0; j < 4; ++j) {
-      const int node = node_index[emb.tets(loc[v].tet, j)];
-      b.fine_map.nodes(v, j) = node >= 0 ? node : 0;
-      b.fine_map.weights(v, j) = node >= 0 ? loc[v].weights[j] : 0.0;
+      b.fine_map.nodes(v, j) = node_index[emb.tets(loc[v].tet, j)];
+      b.fine_map.weights(v, j) = loc[v].weights[j];
     }
+  }
   b.prescribed_nodes.clear();
   if (report) *report = r;
   return b;
