@@ -88,7 +88,9 @@ TEST_CASE("a short window of every committed reference is reproduced", "[scenari
     for (const auto& scenario : fs::directory_iterator(dir)) {
       const fs::path manifest = scenario.path() / "manifest.json";
       if (!fs::exists(manifest)) continue;
-      for (const auto& [embedding, entry] : nlohmann::json::parse(std::ifstream(manifest))["entries"].items()) {
+      // Keep the parsed manifest alive: items() refers into it.
+      const nlohmann::json parsed = nlohmann::json::parse(std::ifstream(manifest));
+      for (const auto& [embedding, entry] : parsed["entries"].items()) {
         if (!fs::exists(scenario.path() / entry["file"].get<std::string>())) continue;  // listed, not committed
         check_reference_window(manifest, embedding, 0.02);
         ++checked;
