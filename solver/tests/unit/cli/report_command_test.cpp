@@ -3,18 +3,17 @@
 // and teddy. The tables must hold the independently computed numbers, the plots must exist.
 // Needs Debian's python3 with matplotlib/numpy/h5py (ci/setup-deps); without it the test
 // prints EIPC_TEST_SKIPPED, which CTest reports as skipped.
+#include "cli_test_helpers.hpp"
 #include "eipc/io/trajectory_file.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
-#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace eipc;
@@ -33,21 +32,7 @@ bool have_plot_python() {
     return;                                                                                           \
   }
 
-struct Outcome {
-  int code;
-  std::string output;  // stdout and stderr
-};
-
-Outcome eipc_report(const std::string& args) {
-  const std::string cmd = std::string(EIPC_BINARY) + " report " + args + " 2>&1";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  REQUIRE(pipe);
-  std::string out;
-  char buf[4096];
-  while (std::size_t n = fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
+test::Result eipc_report(const std::string& args) { return test::run_eipc("report " + args); }
 
 std::string slurp(const fs::path& p) {
   std::ifstream in(p);
@@ -170,7 +155,7 @@ TEST_CASE("eipc report tabulates E, fitted order, timing and pair forces of a sw
   SKIP_WITHOUT_PLOT_PYTHON();
   SweepDir sweep;
   const fs::path out = sweep.dir / "results";
-  const Outcome r = eipc_report(sweep.dir.string() + " --out " + out.string() + " --dt 0.01");
+  const test::Result r = eipc_report(sweep.dir.string() + " --out " + out.string() + " --dt 0.01");
   INFO(r.output);
   REQUIRE(r.code == 0);
 
@@ -247,7 +232,7 @@ TEST_CASE("eipc report tabulates E, fitted order, timing and pair forces of a sw
 
 namespace {
 
-void check_bad(const Outcome& r, const std::vector<std::string>& expected) {
+void check_bad(const test::Result& r, const std::vector<std::string>& expected) {
   INFO(r.output);
   CHECK(r.code == 2);
   for (const std::string& e : expected) CHECK_THAT(r.output, Catch::Contains(e));
