@@ -17,8 +17,11 @@ Speed ratios are measured in the same sweep, so the machine's speed cancels.
 import csv
 import datetime
 import json
-import math
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from eipc_report.fit import fitted_order  # noqa: E402  (the report's own fit)
 
 DEFAULTS = {"error_tolerance": 0.05, "speed_tolerance": 0.35, "order_min": 0.8, "order_max": 1.2}
 
@@ -29,17 +32,6 @@ def read_runs(path):
     if not rows:
         sys.exit(f"error: {path}: no runs")
     return rows
-
-
-def fitted_order(points):
-    """Least-squares slope of log E against log h; None with fewer than two usable points."""
-    pts = [(math.log(h), math.log(e)) for h, e in points if e > 0]
-    if len(pts) < 2:
-        return None
-    mx = sum(p[0] for p in pts) / len(pts)
-    my = sum(p[1] for p in pts) / len(pts)
-    sxx = sum((p[0] - mx) ** 2 for p in pts)
-    return sum((p[0] - mx) * (p[1] - my) for p in pts) / sxx if sxx > 0 else None
 
 
 def measure(rows):
@@ -61,7 +53,7 @@ def measure(rows):
     orders = {}
     for e in sorted({r["embedding"] for r in rows}):
         pts = [(float(k.split("@")[1]), v) for k, v in errors.items() if k.split("@")[0] == e]
-        orders[e] = fitted_order(pts)
+        orders[e] = fitted_order([h for h, _ in pts], [v for _, v in pts])
     return problems, errors, speed, orders
 
 
