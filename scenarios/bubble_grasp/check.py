@@ -18,10 +18,14 @@ Exit 0 if all hold, 1 otherwise. Mass comes from the rest tets and the density
 in the scene JSON stored in the file.
 """
 import json
+import os
 import sys
 
 import h5py
 import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "analysis"))
+from eipc_report.trajectory import read_pair_series  # noqa: E402  (forces on A from B, per frame)
 
 
 
@@ -36,20 +40,10 @@ def tet_volume(x, tets):
     return np.abs(np.einsum("ij,ij->i", np.cross(b - a, c - a), d - a)).sum() / 6
 
 
-def body_index(f, name):
-    names = [n.decode() if isinstance(n, bytes) else n for n in f.attrs["body_names"]]
-    return names.index(name)
-
-
-def pair_force(f, a, b, frames):
-    """Total (normal + friction) force on body a from body b, per frame in `frames`."""
-    pairs = f["contact/pairs"][:]
-    total = np.zeros((len(frames), 3))
-    for k, (pa, pb) in enumerate(pairs):
-        sign = 1.0 if (pa, pb) == (a, b) else -1.0 if (pa, pb) == (b, a) else 0.0
-        if sign:
-            total += sign * (f["contact/normal_force"][frames, k, :] + f["contact/friction_force"][frames, k, :])
-    return total
+def vertical_force(path, bubble, frames):
+    """Mean vertical contact force (barrier + friction) on the bear from a bubble over `frames`."""
+    pair = read_pair_series(path, "teddy", bubble)
+    return (pair.normal + pair.friction)[frames, 2].mean()
 
 
 def check(path):
@@ -62,17 +56,15 @@ def check(path):
         lift_start, lift_height, hold_start = phases(scene)
         t = f["frames/time"][:]
         centroid = teddy["positions"][:].mean(axis=1)
-        bear, left, right = (body_index(f, n) for n in ("teddy", "bubble_left", "bubble_right"))
         hold = np.nonzero(t >= hold_start - 1e-9)[0]
         settled = hold[t[hold] >= (hold_start + t[-1]) / 2 - 1e-9]
         start = int(np.argmin(np.abs(t - lift_start)))
-        fz_left = pair_force(f, bear, left, settled)[:, 2].mean()
-        fz_right = pair_force(f, bear, right, settled)[:, 2].mean()
+        fz_left, fz_right = (vertical_force(path, b, settled) for b in ("bubble_left", "bubble_right"))
         lifted = centroid[-1, 2] - centroid[start, 2]
         drift = np.linalg.norm(centroid[hold[-1]] - centroid[hold[0]])
         weight = mass * gravity
         r = {
-            "file": path, "embedding": f.attrs["body_embeddings"][bear], "dt": float(f.attrs["dt"]),
+            "file": path, "embedding": f["bodies/teddy"].attrs["embedding"], "dt": float(f.attrs["dt"]),
             "mass_kg": mass, "weight_N": weight, "lift_m": lifted, "lift_target_m": lift_height, "hold_drift_m": drift,
             "hold_fz_left_N": fz_left, "hold_fz_right_N": fz_right,
             "hold_fz_ratio": (fz_left + fz_right) / weight,
