@@ -1,5 +1,7 @@
 #include "eipc/optim/linear_solver.hpp"
 
+#include "eipc/optim/block_ldlt.hpp"
+
 #ifdef EIPC_HAVE_CHOLMOD
 #include <Eigen/CholmodSupport>
 #endif
@@ -27,6 +29,7 @@ struct CachedFactorization {
 
   bool solve(const Eigen::SparseMatrix<double>& A, const VecX& b, VecX& x) {
     if (!analysed || !same_pattern(A, pattern)) {
+      analysed = false;
       solver.analyzePattern(A);
       pattern = A;
       analysed = true;
@@ -38,10 +41,18 @@ struct CachedFactorization {
   }
 };
 
+#ifdef EIPC_HAVE_CHOLMOD
+/// CHOLMOD's supernodal LL^T (dense BLAS kernels on supernodes).
+struct CholmodSupernodal : Eigen::CholmodDecomposition<Eigen::SparseMatrix<double>, Eigen::Lower> {
+  CholmodSupernodal() { setMode(Eigen::CholmodSupernodalLLt); }
+};
+#endif
+
 struct LinearSolver::Impl {
+  CachedFactorization<BlockLdlt> block;
   CachedFactorization<Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, Eigen::Lower>> simplicial;
 #ifdef EIPC_HAVE_CHOLMOD
-  CachedFactorization<Eigen::CholmodDecomposition<Eigen::SparseMatrix<double>, Eigen::Lower>> cholmod;
+  CachedFactorization<CholmodSupernodal> cholmod;
 #endif
   const char* last = "none";
 };
@@ -52,10 +63,14 @@ LinearSolver::~LinearSolver() = default;
 bool LinearSolver::solve(const Eigen::SparseMatrix<double>& A, const VecX& b, VecX& x) {
 #ifdef EIPC_HAVE_CHOLMOD
   if (A.rows() >= kCholmodMinDofs) {
-    impl_->last = "cholmod";
+    impl_->last = "cholmod-supernodal";
     return impl_->cholmod.solve(A, b, x);
   }
 #endif
+  if (A.rows() % 3 == 0 && A.isCompressed()) {
+    impl_->last = "block-ldlt";
+    return impl_->block.solve(A, b, x);
+  }
   impl_->last = "eigen-simplicial-ldlt";
   return impl_->simplicial.solve(A, b, x);
 }
