@@ -146,7 +146,13 @@ Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std:
     if (!solved)
       throw SolverFailure("linear solve failed (system not positive definite) at t = " + std::to_string(t1) + " s");
     const Positions dq = as_positions(direction);
-    if (sys_.max_fine_displacement(dq) / params_.dt < params_.solver.newton_tol) return result;
+    if (sys_.max_fine_displacement(dq) / params_.dt < params_.solver.newton_tol) {
+      // Converged: still take this last (tiny) step when it is collision free.
+      // Otherwise the stopping error, up to newton_tol * h per step, builds up
+      // along a run that starts Newton near the answer (warm start).
+      if (sweep(q, dq).max_step >= 1.0) q += dq;
+      return result;
+    }
 
     // Largest collision-free step, then backtracking until the energy decreases.
     // The candidates of the sweep hold every pair closer than dhat anywhere on
