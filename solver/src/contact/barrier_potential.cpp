@@ -100,14 +100,14 @@ Mat<12> contact_barrier_hessian(const Contact& c, const Positions& x, double dha
 
 double barrier_potential(const CollisionMesh&, const Positions& x, const ContactSet& contacts, double dhat) {
   const auto local = detail::map_contacts<double>(
-      contacts.size(), [&](std::size_t k) { return contact_barrier(contacts.contacts[k], x, dhat, contacts.ground_height); });
+      contacts.size(), grain_for(0.15), [&](std::size_t k) { return contact_barrier(contacts.contacts[k], x, dhat, contacts.ground_height); });
   double sum = 0;
   for (double e : local) sum += e;  // fixed order
   return sum;
 }
 
 VecX barrier_potential_gradient(const CollisionMesh&, const Positions& x, const ContactSet& contacts, double dhat) {
-  const auto local = detail::map_contacts<Vec<12>>(contacts.size(), [&](std::size_t k) {
+  const auto local = detail::map_contacts<Vec<12>>(contacts.size(), grain_for(0.4), [&](std::size_t k) {
     return contact_barrier_gradient(contacts.contacts[k], x, dhat, contacts.ground_height);
   });
   VecX g = VecX::Zero(x.size());
@@ -117,7 +117,7 @@ VecX barrier_potential_gradient(const CollisionMesh&, const Positions& x, const 
 
 std::vector<Mat<12>> barrier_potential_local_hessians(const Positions& x, const ContactSet& contacts, double dhat,
                                                       bool project_psd) {
-  return detail::map_contacts<Mat<12>>(contacts.size(), [&](std::size_t k) {
+  return detail::map_contacts<Mat<12>>(contacts.size(), grain_for(4.0), [&](std::size_t k) {
     return contact_barrier_hessian(contacts.contacts[k], x, dhat, contacts.ground_height, project_psd);
   });
 }
