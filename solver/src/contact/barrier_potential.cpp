@@ -94,7 +94,8 @@ Mat<12> contact_barrier_hessian(const Contact& c, const Positions& x, double dha
           gb * gm.transpose();
     }
   }
-  if (project_psd) h = project_to_psd(h);
+  // Distances and the mollifier depend only on differences of the four points.
+  if (project_psd) h = project_translation_invariant_psd(h);
   return h;
 }
 
