@@ -15,7 +15,7 @@ template <typename Fn>
 void for_each_tet(int n, double tet_microseconds, Fn&& fn) {
   parallel_for_each(std::size_t(n), grain_for(tet_microseconds), [&](std::size_t t) { fn(int(t)); });
 }
-// Measured costs per tet (linear corotated, 3x3 SVD included).
+// Rough costs per tet (linear corotated with its 3x3 SVD; order of magnitude is what matters).
 constexpr double kEnergyCost = 0.3, kGradientCost = 0.4, kDerivativesCost = 1.5;
 }  // namespace
 
