@@ -94,20 +94,21 @@ Mat<12> contact_barrier_hessian(const Contact& c, const Positions& x, double dha
           gb * gm.transpose();
     }
   }
-  if (project_psd) h = project_to_psd(h);
+  // Distances and the mollifier depend only on differences of the four points.
+  if (project_psd) h = project_translation_invariant_psd(h);
   return h;
 }
 
 double barrier_potential(const CollisionMesh&, const Positions& x, const ContactSet& contacts, double dhat) {
   const auto local = detail::map_contacts<double>(
-      contacts.size(), [&](std::size_t k) { return contact_barrier(contacts.contacts[k], x, dhat, contacts.ground_height); });
+      contacts.size(), grain_for(0.15), [&](std::size_t k) { return contact_barrier(contacts.contacts[k], x, dhat, contacts.ground_height); });
   double sum = 0;
   for (double e : local) sum += e;  // fixed order
   return sum;
 }
 
 VecX barrier_potential_gradient(const CollisionMesh&, const Positions& x, const ContactSet& contacts, double dhat) {
-  const auto local = detail::map_contacts<Vec<12>>(contacts.size(), [&](std::size_t k) {
+  const auto local = detail::map_contacts<Vec<12>>(contacts.size(), grain_for(0.4), [&](std::size_t k) {
     return contact_barrier_gradient(contacts.contacts[k], x, dhat, contacts.ground_height);
   });
   VecX g = VecX::Zero(x.size());
@@ -117,7 +118,7 @@ VecX barrier_potential_gradient(const CollisionMesh&, const Positions& x, const 
 
 std::vector<Mat<12>> barrier_potential_local_hessians(const Positions& x, const ContactSet& contacts, double dhat,
                                                       bool project_psd) {
-  return detail::map_contacts<Mat<12>>(contacts.size(), [&](std::size_t k) {
+  return detail::map_contacts<Mat<12>>(contacts.size(), grain_for(4.0), [&](std::size_t k) {
     return contact_barrier_hessian(contacts.contacts[k], x, dhat, contacts.ground_height, project_psd);
   });
 }

@@ -11,7 +11,7 @@
 namespace eipc {
 
 std::vector<Vec3> contact_normal_forces(const Positions& x, const ContactSet& contacts, double dhat, double kappa) {
-  return detail::map_contacts<Vec3>(contacts.size(), [&](std::size_t k) {
+  return detail::map_contacts<Vec3>(contacts.size(), grain_for(0.4), [&](std::size_t k) {
     const Contact& c = contacts.contacts[k];
     const Vec<12> g = contact_barrier_gradient(c, x, dhat, contacts.ground_height);
     Vec3 f = Vec3::Zero();
@@ -21,7 +21,7 @@ std::vector<Vec3> contact_normal_forces(const Positions& x, const ContactSet& co
 }
 
 std::vector<Vec3> contact_friction_forces(const Positions& x, const Positions& x_n, const FrictionSet& friction) {
-  return detail::map_contacts<Vec3>(friction.size(), [&](std::size_t k) {
+  return detail::map_contacts<Vec3>(friction.size(), grain_for(0.4), [&](std::size_t k) {
     const FrictionContact& c = friction.contacts[k];
     const Eigen::Vector2d u = friction_relative_displacement(c, x, x_n);
     return Vec3(-c.mu * c.normal_force * friction_f1_over_y(u.norm(), friction.epsv_h) * (c.basis * u));

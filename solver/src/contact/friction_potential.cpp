@@ -49,14 +49,14 @@ Mat<12> contact_friction_hessian(const FrictionContact& c, const Positions& x, c
 
 double friction_potential(const Positions& x, const Positions& x_n, const FrictionSet& friction) {
   const auto local = detail::map_contacts<double>(
-      friction.size(), [&](std::size_t k) { return contact_friction(friction.contacts[k], x, x_n, friction.epsv_h); });
+      friction.size(), grain_for(0.15), [&](std::size_t k) { return contact_friction(friction.contacts[k], x, x_n, friction.epsv_h); });
   double sum = 0;
   for (double e : local) sum += e;
   return sum;
 }
 
 VecX friction_potential_gradient(const Positions& x, const Positions& x_n, const FrictionSet& friction) {
-  const auto local = detail::map_contacts<Vec<12>>(friction.size(), [&](std::size_t k) {
+  const auto local = detail::map_contacts<Vec<12>>(friction.size(), grain_for(0.4), [&](std::size_t k) {
     return contact_friction_gradient(friction.contacts[k], x, x_n, friction.epsv_h);
   });
   VecX g = VecX::Zero(x.size());
@@ -66,7 +66,7 @@ VecX friction_potential_gradient(const Positions& x, const Positions& x_n, const
 
 std::vector<Mat<12>> friction_potential_local_hessians(const Positions& x, const Positions& x_n,
                                                        const FrictionSet& friction, bool project_psd) {
-  return detail::map_contacts<Mat<12>>(friction.size(), [&](std::size_t k) {
+  return detail::map_contacts<Mat<12>>(friction.size(), grain_for(0.5), [&](std::size_t k) {
     return contact_friction_hessian(friction.contacts[k], x, x_n, friction.epsv_h, project_psd);
   });
 }

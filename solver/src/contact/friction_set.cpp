@@ -81,7 +81,7 @@ FrictionSet build_friction_set(const CollisionMesh&, const Positions& x_n, const
                                double kappa, double mu, double eps_v, double dt) {
   FrictionSet set;
   set.epsv_h = eps_v * dt;
-  set.contacts = detail::map_contacts<FrictionContact>(contacts.size(), [&](std::size_t k) {
+  set.contacts = detail::map_contacts<FrictionContact>(contacts.size(), grain_for(0.5), [&](std::size_t k) {
     return make(contacts.contacts[k], x_n, dhat, kappa, mu, contacts.ground_height);
   });
   return set;

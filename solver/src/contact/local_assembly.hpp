@@ -5,18 +5,18 @@
 
 #include "eipc/contact/contact_set.hpp"
 
+#include "eipc/util/parallel.hpp"
+
 #include <Eigen/SparseCore>
-#include <tbb/parallel_for.h>
 
 #include <vector>
 
 namespace eipc::detail {
 
-template <typename T, typename F> std::vector<T> map_contacts(std::size_t n, F f) {
+/// f(k) for every contact k; `grain` as in parallel_for_each (from the cost of one f).
+template <typename T, typename F> std::vector<T> map_contacts(std::size_t n, std::size_t grain, F f) {
   std::vector<T> out(n);
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 64), [&](const tbb::blocked_range<std::size_t>& r) {
-    for (std::size_t k = r.begin(); k < r.end(); ++k) out[k] = f(k);
-  });
+  parallel_for_each(n, grain, [&](std::size_t k) { out[k] = f(k); });
   return out;
 }
 

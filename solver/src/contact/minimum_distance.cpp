@@ -3,8 +3,7 @@
 #include "eipc/contact/edge_edge_distance.hpp"
 #include "eipc/contact/point_triangle_distance.hpp"
 
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_reduce.h>
+#include "eipc/util/parallel.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -12,28 +11,17 @@
 
 namespace eipc {
 
-// min is exact and order-independent, so a parallel reduction is deterministic.
-template <typename F> static double parallel_min(std::size_t n, F f) {
-  return tbb::parallel_reduce(
-      tbb::blocked_range<std::size_t>(0, n, 256), std::numeric_limits<double>::infinity(),
-      [&](const tbb::blocked_range<std::size_t>& r, double m) {
-        for (std::size_t i = r.begin(); i < r.end(); ++i) m = std::min(m, f(i));
-        return m;
-      },
-      [](double a, double b) { return std::min(a, b); });
-}
-
 double minimum_distance(const CollisionMesh& mesh, const Positions& x, const Candidates& candidates,
                         std::optional<double> ground_height) {
   constexpr double inf = std::numeric_limits<double>::infinity();
   auto row = [&](int i) -> Vec3 { return x.row(i).transpose(); };
-  const double pt = parallel_min(candidates.point_triangle.size(), [&](std::size_t i) {
+  const double pt = parallel_min(candidates.point_triangle.size(), grain_for(0.1), inf, [&](std::size_t i) {
     const auto& c = candidates.point_triangle[i];
     const int p = c.vertex, f0 = mesh.faces(c.face, 0), f1 = mesh.faces(c.face, 1), f2 = mesh.faces(c.face, 2);
     if (p == f0 || p == f1 || p == f2) return inf;
     return point_triangle_distance_sq(row(p), row(f0), row(f1), row(f2));
   });
-  const double ee = parallel_min(candidates.edge_edge.size(), [&](std::size_t i) {
+  const double ee = parallel_min(candidates.edge_edge.size(), grain_for(0.1), inf, [&](std::size_t i) {
     const auto& c = candidates.edge_edge[i];
     const int a0 = mesh.edges(c.edge_a, 0), a1 = mesh.edges(c.edge_a, 1), b0 = mesh.edges(c.edge_b, 0),
               b1 = mesh.edges(c.edge_b, 1);

@@ -2,7 +2,7 @@
 
 #include "eipc/elasticity/tet_kinematics.hpp"
 
-#include <tbb/parallel_for.h>
+#include "eipc/util/parallel.hpp"
 
 #include <stdexcept>
 #include <string>
@@ -10,12 +10,13 @@
 namespace eipc {
 
 namespace {
+/// fn(t) for every tet; `tet_microseconds` is the cost of one call (sets the grain).
 template <typename Fn>
-void for_each_tet(int n, Fn&& fn) {
-  tbb::parallel_for(tbb::blocked_range<int>(0, n, 64), [&](const tbb::blocked_range<int>& r) {
-    for (int t = r.begin(); t != r.end(); ++t) fn(t);
-  });
+void for_each_tet(int n, double tet_microseconds, Fn&& fn) {
+  parallel_for_each(std::size_t(n), grain_for(tet_microseconds), [&](std::size_t t) { fn(int(t)); });
 }
+// Rough costs per tet (linear corotated with its 3x3 SVD; order of magnitude is what matters).
+constexpr double kEnergyCost = 0.3, kGradientCost = 0.4, kDerivativesCost = 1.5;
 }  // namespace
 
 ElasticBody::ElasticBody(const Positions& rest, const Tets& tets, const Material& material)
@@ -67,7 +68,7 @@ void ElasticBody::tet_derivatives(const Positions& x, bool project, std::vector<
   check_positions(x);
   gradients.resize(num_tets());
   hessians.resize(num_tets());
-  for_each_tet(num_tets(), [&](int t) {
+  for_each_tet(num_tets(), kDerivativesCost, [&](int t) {
     Mat3 P;
     Mat<9> d2;
     model_.stress_and_derivative(deformation_gradient(x, tets_, t, Dm_inv_[t]), project, P, d2, svd_memo_[t]);
@@ -80,7 +81,7 @@ void ElasticBody::tet_derivatives(const Positions& x, bool project, std::vector<
 double ElasticBody::energy(const Positions& x) const {
   check_positions(x);
   std::vector<double> e(num_tets());
-  for_each_tet(num_tets(), [&](int t) {
+  for_each_tet(num_tets(), kEnergyCost, [&](int t) {
     e[t] = volumes_[t] * model_.energy(deformation_gradient(x, tets_, t, Dm_inv_[t]), svd_memo_[t]);
   });
   double sum = 0.0;
@@ -93,7 +94,7 @@ void ElasticBody::add_gradient(const Positions& x, VecX& g, int dof_offset) cons
   if (dof_offset < 0 || g.size() < dof_offset + 3 * num_vertices_)
     throw std::invalid_argument("ElasticBody::add_gradient: gradient vector too short");
   std::vector<Vec<12>> local(num_tets());
-  for_each_tet(num_tets(), [&](int t) { local[t] = tet_gradient(x, t); });
+  for_each_tet(num_tets(), kGradientCost, [&](int t) { local[t] = tet_gradient(x, t); });
   for (int t = 0; t < num_tets(); ++t)
     for (int a = 0; a < 4; ++a) g.segment<3>(dof_offset + 3 * tets_(t, a)) += local[t].segment<3>(3 * a);
 }
@@ -102,7 +103,7 @@ void ElasticBody::add_hessian_triplets(const Positions& x, std::vector<Eigen::Tr
                                        int dof_offset, bool project) const {
   check_positions(x);
   std::vector<Mat<12>> local(num_tets());
-  for_each_tet(num_tets(), [&](int t) { local[t] = tet_hessian(x, t, project); });
+  for_each_tet(num_tets(), kDerivativesCost, [&](int t) { local[t] = tet_hessian(x, t, project); });
   out.reserve(out.size() + 144 * static_cast<std::size_t>(num_tets()));
   for (int t = 0; t < num_tets(); ++t)
     for (int a = 0; a < 4; ++a)

@@ -11,6 +11,7 @@
 #include <Eigen/Eigenvalues>
 #include <Eigen/SparseCore>
 #include <cmath>
+#include <optional>
 
 using namespace eipc;
 using eipc::test::fd_gradient;
@@ -112,6 +113,9 @@ TEST_CASE("barrier assembly is bit-identical for 1 and 2 threads", "[contact][ba
   const double dhat = 0.1;
   auto run = [&](int threads) {
     ThreadLimit limit(threads);
+    std::optional<ForceParallel> force;  // every loop through TBB, however small
+    if (threads > 1) force.emplace();
+    build_contact_set(soup.mesh, soup.x, Candidates{}, dhat, 0.0);  // evicts the memo: the next call computes
     const ContactSet set = build_contact_set(soup.mesh, soup.x, soup.candidates, dhat, 0.0);
     const double e = barrier_potential(soup.mesh, soup.x, set, dhat);
     const VecX g = barrier_potential_gradient(soup.mesh, soup.x, set, dhat);
@@ -131,4 +135,37 @@ TEST_CASE("barrier assembly is bit-identical for 1 and 2 threads", "[contact][ba
   for (std::size_t i = 0; i < h1.size(); ++i)
     same = same && h1[i].row() == h2[i].row() && h1[i].col() == h2[i].col() && h1[i].value() == h2[i].value();
   CHECK(same);
+}
+
+TEST_CASE("contact set of a repeated query equals a fresh one; changed inputs are recomputed",
+          "[contact][contact_set]") {
+  const auto soup = test::random_triangle_soup(3, 3, 3, 0.2, 0.01, 57);
+  const double dhat = 0.1;
+  auto same = [](const ContactSet& a, const ContactSet& b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+      if (a.contacts[i].vertices != b.contacts[i].vertices || a.contacts[i].kind != b.contacts[i].kind ||
+          a.contacts[i].eps_x != b.contacts[i].eps_x)
+        return false;
+    return true;
+  };
+  const ContactSet first = build_contact_set(soup.mesh, soup.x, soup.candidates, dhat);
+  const ContactSet again = build_contact_set(soup.mesh, soup.x, soup.candidates, dhat);
+  CHECK(same(first, again));
+  // Move one point: right after the query at x (the remembered one) and fresh (memo evicted) agree.
+  Positions moved = soup.x;
+  moved.row(0).array() += 0.05;
+  const ContactSet after = build_contact_set(soup.mesh, moved, soup.candidates, dhat);
+  build_contact_set(soup.mesh, soup.x, Candidates{}, dhat);  // evicts the memo
+  const ContactSet fresh = build_contact_set(soup.mesh, moved, soup.candidates, dhat);
+  CHECK(same(after, fresh));
+  CHECK_FALSE(same(after, first));
+  // Fewer candidates, same positions: recomputed too.
+  Candidates half = soup.candidates;
+  half.edge_edge.clear();
+  const ContactSet pt_only = build_contact_set(soup.mesh, soup.x, half, dhat);
+  for (const Contact& c : pt_only.contacts) CHECK(c.kind == ContactKind::point_triangle);
+  CHECK(pt_only.size() < first.size());
+  // A ground height changes the key as well.
+  CHECK(build_contact_set(soup.mesh, soup.x, soup.candidates, dhat, 0.05).size() > first.size());
 }
