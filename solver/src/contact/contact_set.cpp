@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstring>
 
 namespace eipc {
 namespace {
@@ -118,53 +117,13 @@ ContactSet compute_contact_set(const CollisionMesh& mesh, const Positions& x, co
   return set;
 }
 
-template <typename M> bool same_bits(const M& a, const M& b) {
-  return a.rows() == b.rows() && a.cols() == b.cols() &&
-         std::memcmp(a.data(), b.data(), sizeof(typename M::Scalar) * std::size_t(a.size())) == 0;
-}
-
-/// The inputs and result of the last build_contact_set call on this thread.
-/// Newton asks for the contacts of the accepted line-search trial again at the
-/// start of the next iteration (and the friction set at the start of the next
-/// step), with the same candidates: the result is a pure function of the
-/// inputs, so an exact (bitwise) match of all of them returns it unchanged.
-struct LastContactSet {
-  bool valid = false;
-  Positions x, rest;
-  Tris faces;
-  Edges edges;
-  Candidates candidates;
-  double dhat = 0.0;
-  std::optional<double> ground_height;
-  ContactSet result;
-
-  bool matches(const CollisionMesh& mesh, const Positions& x_now, const Candidates& c, double dhat_now,
-               std::optional<double> ground_now) const {
-    return valid && dhat == dhat_now && ground_height == ground_now && same_bits(x, x_now) &&
-           c.point_triangle == candidates.point_triangle && c.edge_edge == candidates.edge_edge &&
-           same_bits(faces, mesh.faces) && same_bits(edges, mesh.edges) && same_bits(rest, mesh.rest);
-  }
-};
-
 }  // namespace
 
 ContactSet build_contact_set(const CollisionMesh& mesh, const Positions& x, const Candidates& candidates,
                              double dhat, std::optional<double> ground_height) {
   if (x.rows() != mesh.num_vertices())
     throw std::invalid_argument("build_contact_set: x has a different vertex count than the collision mesh");
-  thread_local LastContactSet last;
-  if (last.matches(mesh, x, candidates, dhat, ground_height)) return last.result;
-  last.valid = false;  // stays false if compute_contact_set throws
-  last.result = compute_contact_set(mesh, x, candidates, dhat, ground_height);
-  last.x = x;
-  last.rest = mesh.rest;
-  last.faces = mesh.faces;
-  last.edges = mesh.edges;
-  last.candidates = candidates;
-  last.dhat = dhat;
-  last.ground_height = ground_height;
-  last.valid = true;
-  return last.result;
+  return compute_contact_set(mesh, x, candidates, dhat, ground_height);
 }
 
 double contact_distance(const Contact& c, const Positions& x, std::optional<double> ground_height) {

@@ -119,6 +119,7 @@ double Simulator::current_min_distance() const {
 Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std::vector<bool>& fixed, double t1) {
   NewtonResult result;
   std::optional<double> e0;  // energy at q with the current contacts (known after an accepted step)
+  std::optional<ContactSet> accepted;  // contacts at q (known after an accepted step)
   for (int it = 1;; ++it) {
     if (it > params_.solver.max_newton_iters)
       throw SolverFailure("Newton did not converge in " + std::to_string(params_.solver.max_newton_iters) +
@@ -127,7 +128,7 @@ Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std:
       throw WallTimeExceeded("wall-time limit reached during Newton iteration " + std::to_string(it) +
                              " at t = " + std::to_string(t1) + " s");
     result.iterations = it;
-    const ContactSet contacts = potential_.contacts(q, candidates_near(q));
+    const ContactSet contacts = accepted ? std::move(*accepted) : potential_.contacts(q, candidates_near(q));
     VecX g;
     SparseMatrix H;
     {
@@ -166,10 +167,12 @@ Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std:
     for (;;) {
       const Positions trial = q + alpha * dq;
       // These are exactly the contacts the next iteration finds at trial (same candidates).
-      const double e = potential_.energy(s, trial, potential_.contacts(trial, *sw.candidates));
+      ContactSet trial_contacts = potential_.contacts(trial, *sw.candidates);
+      const double e = potential_.energy(s, trial, trial_contacts);
       if (e <= *e0) {
         e0 = e;
         q = trial;
+        accepted = std::move(trial_contacts);
         break;
       }
       alpha *= 0.5;
@@ -195,8 +198,8 @@ StepStats Simulator::step() {
   s.x_prev = sys_.collision_positions(q_);
   s.external_force = sys_.gravity_force(params_.gravity);
   if (params_.contact.friction > 0) {
-    const ContactSet c = potential_.contacts(q_, candidates_near(q_));
-    s.friction = build_friction_set(mesh, s.x_prev, c, params_.contact.dhat, params_.contact.kappa,
+    if (!contacts_) contacts_ = potential_.contacts(q_, candidates_near(q_));
+    s.friction = build_friction_set(mesh, s.x_prev, *contacts_, params_.contact.dhat, params_.contact.kappa,
                                     params_.contact.friction, params_.contact.epsv, h);
   }
   s.damping = potential_.damping_matrix(q_);
@@ -258,7 +261,8 @@ StepStats Simulator::step() {
 
   const Positions x = sys_.collision_positions(q_);
   const Candidates& c = candidates_near(q_);
-  const ContactSet contacts = potential_.contacts(q_, c);
+  contacts_ = potential_.contacts(q_, c);
+  const ContactSet& contacts = *contacts_;
   stats.min_distance = minimum_distance(mesh, x, c, params_.ground_height);
   stats.active_pairs = static_cast<int>(contacts.size());
   const FrictionSet friction = s.friction.value_or(FrictionSet{});

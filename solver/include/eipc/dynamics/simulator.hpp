@@ -95,6 +95,7 @@ private:
   Positions q_, v_;
   long step_ = 0;
   std::vector<BodyPairForce> forces_;
+  std::optional<ContactSet> contacts_;  ///< contacts at q_ (end of the last step)
   mutable PhaseTimes times_;
   /// Skin of the cached broad phase, in units of dhat (see CandidateCache).
   static constexpr double kMinSkin = 1.0, kMaxSkin = 4.0;

@@ -115,7 +115,6 @@ TEST_CASE("barrier assembly is bit-identical for 1 and 2 threads", "[contact][ba
     ThreadLimit limit(threads);
     std::optional<ForceParallel> force;  // every loop through TBB, however small
     if (threads > 1) force.emplace();
-    build_contact_set(soup.mesh, soup.x, Candidates{}, dhat, 0.0);  // evicts the memo: the next call computes
     const ContactSet set = build_contact_set(soup.mesh, soup.x, soup.candidates, dhat, 0.0);
     const double e = barrier_potential(soup.mesh, soup.x, set, dhat);
     const VecX g = barrier_potential_gradient(soup.mesh, soup.x, set, dhat);
@@ -137,35 +136,3 @@ TEST_CASE("barrier assembly is bit-identical for 1 and 2 threads", "[contact][ba
   CHECK(same);
 }
 
-TEST_CASE("contact set of a repeated query equals a fresh one; changed inputs are recomputed",
-          "[contact][contact_set]") {
-  const auto soup = test::random_triangle_soup(3, 3, 3, 0.2, 0.01, 57);
-  const double dhat = 0.1;
-  auto same = [](const ContactSet& a, const ContactSet& b) {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i)
-      if (a.contacts[i].vertices != b.contacts[i].vertices || a.contacts[i].kind != b.contacts[i].kind ||
-          a.contacts[i].eps_x != b.contacts[i].eps_x)
-        return false;
-    return true;
-  };
-  const ContactSet first = build_contact_set(soup.mesh, soup.x, soup.candidates, dhat);
-  const ContactSet again = build_contact_set(soup.mesh, soup.x, soup.candidates, dhat);
-  CHECK(same(first, again));
-  // Move one point: right after the query at x (the remembered one) and fresh (memo evicted) agree.
-  Positions moved = soup.x;
-  moved.row(0).array() += 0.05;
-  const ContactSet after = build_contact_set(soup.mesh, moved, soup.candidates, dhat);
-  build_contact_set(soup.mesh, soup.x, Candidates{}, dhat);  // evicts the memo
-  const ContactSet fresh = build_contact_set(soup.mesh, moved, soup.candidates, dhat);
-  CHECK(same(after, fresh));
-  CHECK_FALSE(same(after, first));
-  // Fewer candidates, same positions: recomputed too.
-  Candidates half = soup.candidates;
-  half.edge_edge.clear();
-  const ContactSet pt_only = build_contact_set(soup.mesh, soup.x, half, dhat);
-  for (const Contact& c : pt_only.contacts) CHECK(c.kind == ContactKind::point_triangle);
-  CHECK(pt_only.size() < first.size());
-  // A ground height changes the key as well.
-  CHECK(build_contact_set(soup.mesh, soup.x, soup.candidates, dhat, 0.05).size() > first.size());
-}
