@@ -3,6 +3,10 @@
 #include "eipc/contact/barrier_potential.hpp"
 #include "eipc/contact/friction_potential.hpp"
 
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
 namespace eipc {
 
 namespace {
@@ -44,7 +48,8 @@ double IncrementalPotential::energy(const StepState& s, const Positions& q, cons
 }
 
 IncrementalPotential::IncrementalPotential(const DofSystem& system, const SimulationParams& params)
-    : sys_(system), params_(params), pattern_(system), pullback_(system) {}
+    : sys_(system), params_(params), pattern_(system), pullback_(system), contact_pattern_(pattern_.mass()),
+      element_hessians_(system.elastic_bodies().size()) {}
 
 VecX IncrementalPotential::gradient(const StepState& s, const Positions& q, const ContactSet& contacts) const {
   VecX elastic = VecX::Zero(sys_.num_dofs());
@@ -90,62 +95,112 @@ SparseMatrix IncrementalPotential::hessian(const StepState& s, const Positions& 
 void IncrementalPotential::gradient_and_hessian(const StepState& s, const Positions& q, const ContactSet& contacts,
                                                 bool project, VecX& gradient, SparseMatrix& H) const {
   const double h2 = params_.dt * params_.dt;
-  // Mass, elasticity and the augmented Lagrangian on the fixed pattern.
-  H = pattern_.mass();
-  double* values = H.valuePtr();
+  // Mass, elasticity, damping and the augmented Lagrangian on the fixed pattern.
+  const SparseMatrix& fixed = pattern_.mass();
+  std::vector<double>& values = fixed_values_;
+  values.assign(fixed.valuePtr(), fixed.valuePtr() + fixed.nonZeros());
   VecX elastic = VecX::Zero(sys_.num_dofs());
-  std::vector<Vec<12>> local_g;
-  std::vector<Mat<12>> local_h;
   for (std::size_t i = 0; i < sys_.elastic_bodies().size(); ++i) {
     const int body = sys_.elastic_body_index()[i];
     const ElasticBody& eb = sys_.elastic_bodies()[i];
-    eb.tet_derivatives(body_nodes(sys_, body, q), project, local_g, local_h);
+    ElementHessians& memo = element_hessians_[i];
+    memo.nodes = body_nodes(sys_, body, q);
+    memo.projected = project;
+    eb.tet_derivatives(memo.nodes, project, local_g_, memo.hessians);
     const int offset = 3 * sys_.node_offset(body);
     for (int t = 0; t < eb.num_tets(); ++t) {
-      for (int a = 0; a < 4; ++a) elastic.segment<3>(offset + 3 * eb.tets()(t, a)) += local_g[t].segment<3>(3 * a);
+      for (int a = 0; a < 4; ++a) elastic.segment<3>(offset + 3 * eb.tets()(t, a)) += local_g_[t].segment<3>(3 * a);
       const int* slots = pattern_.element_slots(static_cast<int>(i), t);
-      const Mat<12>& ht = local_h[t];
+      const Mat<12>& ht = memo.hessians[t];
       for (int r = 0; r < 12; ++r)
         for (int c = 0; c < 12; ++c) values[slots[12 * r + c]] += h2 * ht(r, c);
     }
+  }
+  if (s.damping.nonZeros() > 0) {
+    if (s.damping.nonZeros() != fixed.nonZeros() || s.damping.cols() != fixed.cols() ||
+        !std::equal(fixed.outerIndexPtr(), fixed.outerIndexPtr() + fixed.cols() + 1, s.damping.outerIndexPtr()) ||
+        !std::equal(fixed.innerIndexPtr(), fixed.innerIndexPtr() + fixed.nonZeros(), s.damping.innerIndexPtr()))
+      throw std::invalid_argument("StepState::damping is not on the Hessian pattern (use damping_matrix())");
+    const double* d = s.damping.valuePtr();
+    for (std::size_t k = 0; k < values.size(); ++k) values[k] += d[k];
   }
   for (const PrescribedTarget& p : s.targets)
     for (int d = 0; d < 3; ++d) values[pattern_.diagonal_slot(3 * p.node + d)] += p.weight * s.al_stiffness;
   gradient = gradient_from_elastic(s, q, contacts, elastic);
 
-  // Contact and friction blocks, pulled back to the nodes contact by contact.
+  // Contact and friction blocks, pulled back to the nodes contact by contact and
+  // added into the grown pattern; a node pair not seen before grows it (rare).
   const Positions x = sys_.collision_positions(q);
-  Triplets t;
   const std::vector<Mat<12>> barrier = barrier_potential_local_hessians(x, contacts, params_.contact.dhat, project);
-  for (std::size_t k = 0; k < barrier.size(); ++k)
-    pullback_.append(contacts.contacts[k].vertices, contacts.contacts[k].num_vertices(), barrier[k],
-                     params_.contact.kappa, t);
-  if (s.friction) {
-    const std::vector<Mat<12>> friction = friction_potential_local_hessians(x, s.x_prev, *s.friction, project);
-    for (std::size_t k = 0; k < friction.size(); ++k)
-      pullback_.append(s.friction->contacts[k].vertices, s.friction->contacts[k].num_vertices(), friction[k], 1.0, t);
+  std::vector<Mat<12>> friction;
+  if (s.friction) friction = friction_potential_local_hessians(x, s.x_prev, *s.friction, project);
+  contact_pattern_.reset_if_oversized();
+  for (;;) {
+    H = contact_pattern_.matrix();
+    double* h = H.valuePtr();
+    const std::vector<int>& to = contact_pattern_.fixed_slots();
+    for (std::size_t k = 0; k < values.size(); ++k) h[to[k]] = values[k];
+    missing_.clear();
+    scatter_contacts(contacts.contacts, barrier, h2 * params_.contact.kappa, H, missing_);
+    if (s.friction) scatter_contacts(s.friction->contacts, friction, h2, H, missing_);
+    if (missing_.empty()) return;
+    contact_pattern_.grow(missing_);
   }
-  if (!t.empty()) {
-    SparseMatrix C(sys_.num_dofs(), sys_.num_dofs());
-    C.setFromTriplets(t.begin(), t.end());
-    H += h2 * C;
+}
+
+template <class ContactList>
+void IncrementalPotential::scatter_contacts(const ContactList& contacts, const std::vector<Mat<12>>& local,
+                                            double scale, SparseMatrix& H,
+                                            std::vector<std::pair<int, int>>& missing) const {
+  double* h = H.valuePtr();
+  for (std::size_t k = 0; k < local.size(); ++k)
+    pullback_.for_each_block(contacts[k].vertices, contacts[k].num_vertices(), local[k],
+                             [&](int row_node, int col_node, const Mat3& block) {
+                               const std::array<int, 3>* slots = contact_pattern_.block_slots(row_node, col_node);
+                               if (!slots) {
+                                 missing.emplace_back(row_node, col_node);
+                                 return;
+                               }
+                               for (int b = 0; b < 3; ++b)
+                                 for (int a = 0; a < 3; ++a) h[(*slots)[b] + a] += scale * block(a, b);
+                             });
+}
+
+const std::vector<Mat<12>>& IncrementalPotential::element_hessians(std::size_t i, const Positions& q,
+                                                                   bool project) const {
+  ElementHessians& memo = element_hessians_[i];
+  const Positions nodes = body_nodes(sys_, sys_.elastic_body_index()[i], q);
+  // Bit for bit (not ==): the memo must give exactly what a fresh evaluation gives.
+  const bool same = memo.projected == project && memo.nodes.size() == nodes.size() && nodes.size() > 0 &&
+                    std::memcmp(memo.nodes.data(), nodes.data(), sizeof(double) * nodes.size()) == 0;
+  if (!same) {
+    memo.nodes = nodes;
+    memo.projected = project;
+    sys_.elastic_bodies()[i].tet_derivatives(nodes, project, local_g_, memo.hessians);
   }
-  if (s.damping.nonZeros() > 0) H += s.damping;
+  return memo.hessians;
 }
 
 SparseMatrix IncrementalPotential::damping_matrix(const Positions& q) const {
-  Triplets t;
+  // Same per-tet derivatives and value positions as the Hessian's elastic part.
+  SparseMatrix D = pattern_.mass();
+  std::fill(D.valuePtr(), D.valuePtr() + D.nonZeros(), 0.0);
+  bool damped = false;
   for (std::size_t i = 0; i < sys_.elastic_bodies().size(); ++i) {
     const int body = sys_.elastic_body_index()[i];
-    const double beta = sys_.bodies()[body].rayleigh_beta;
-    if (beta <= 0.0) continue;
-    Triplets k;
-    sys_.elastic_bodies()[i].add_hessian_triplets(body_nodes(sys_, body, q), k, 3 * sys_.node_offset(body), true);
-    for (const auto& e : k) t.emplace_back(e.row(), e.col(), beta * params_.dt * e.value());
+    const double beta_h = sys_.bodies()[body].rayleigh_beta * params_.dt;
+    if (beta_h <= 0.0) continue;
+    damped = true;
+    const std::vector<Mat<12>>& local = element_hessians(i, q, true);
+    double* values = D.valuePtr();
+    for (int t = 0; t < sys_.elastic_bodies()[i].num_tets(); ++t) {
+      const int* slots = pattern_.element_slots(static_cast<int>(i), t);
+      const Mat<12>& ht = local[t];
+      for (int r = 0; r < 12; ++r)
+        for (int c = 0; c < 12; ++c) values[slots[12 * r + c]] += beta_h * ht(r, c);
+    }
   }
-  SparseMatrix D(sys_.num_dofs(), sys_.num_dofs());
-  D.setFromTriplets(t.begin(), t.end());
-  return D;
+  return damped ? D : SparseMatrix(sys_.num_dofs(), sys_.num_dofs());
 }
 
 }  // namespace eipc

@@ -16,8 +16,13 @@ class ContactPullback {
 public:
   explicit ContactPullback(const DofSystem& system);
 
-  /// Appends scale * J_c^T local J_c as triplets on the 3 Nq node DOFs, for a
-  /// contact on collision vertices vertices[0 .. count) (local is 3 count square).
+  /// Calls fn(row_node, col_node, block) for every node block of J_c^T local J_c
+  /// that some vertex pair touches, for a contact on collision vertices
+  /// vertices[0 .. count) (local is 3 count square).
+  template <class Fn>
+  void for_each_block(const std::array<int, 4>& vertices, int count, const Mat<12>& local, Fn&& fn) const;
+
+  /// Appends scale * J_c^T local J_c as triplets on the 3 Nq node DOFs.
   void append(const std::array<int, 4>& vertices, int count, const Mat<12>& local, double scale,
               Triplets& out) const;
 
@@ -26,8 +31,39 @@ private:
     int node = 0;
     double weight = 0.0;
   };
+  /// The distinct nodes of a contact and each vertex's weight on them (0 where it has none).
+  struct ContactNodes {
+    std::array<int, 16> node;
+    double weight[4][16];
+    int count = 0;
+  };
+  void gather(const std::array<int, 4>& vertices, int count, ContactNodes& out) const;
+
   std::vector<std::array<NodeWeight, 4>> weights_;  ///< per collision vertex, by increasing node
   std::vector<int> count_;                          ///< used entries of weights_
 };
+
+template <class Fn>
+void ContactPullback::for_each_block(const std::array<int, 4>& vertices, int count, const Mat<12>& local,
+                                     Fn&& fn) const {
+  ContactNodes n;
+  gather(vertices, count, n);
+  for (int u = 0; u < n.count; ++u)
+    for (int s = 0; s < n.count; ++s) {
+      Mat3 block = Mat3::Zero();
+      bool any = false;
+      for (int i = 0; i < count; ++i) {
+        if (n.weight[i][u] == 0.0) continue;
+        for (int j = 0; j < count; ++j) {
+          if (n.weight[j][s] == 0.0) continue;
+          const Mat3 h = local.block<3, 3>(3 * i, 3 * j);
+          block = any ? Mat3(block + (n.weight[i][u] * n.weight[j][s]) * h)
+                      : Mat3((n.weight[i][u] * n.weight[j][s]) * h);
+          any = true;
+        }
+      }
+      if (any) fn(n.node[u], n.node[s], block);
+    }
+}
 
 }  // namespace eipc

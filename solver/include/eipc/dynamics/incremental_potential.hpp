@@ -10,6 +10,7 @@
 #include "eipc/contact/friction_set.hpp"
 #include "eipc/dynamics/contact_pullback.hpp"
 #include "eipc/dynamics/dof_system.hpp"
+#include "eipc/dynamics/growing_pattern.hpp"
 #include "eipc/dynamics/hessian_pattern.hpp"
 #include "eipc/dynamics/params.hpp"
 
@@ -33,11 +34,13 @@ struct StepState {
   Positions x_prev;                  ///< collision vertices at t^n
   Positions external_force;          ///< J^T M g on the nodes
   std::optional<FrictionSet> friction;
-  SparseMatrix damping;              ///< beta h K(q^n), empty if no body is damped
+  SparseMatrix damping;              ///< beta h K(q^n) from damping_matrix(), empty if no body is damped
   std::vector<PrescribedTarget> targets;  ///< active only in augmented-Lagrangian mode
   double al_stiffness = 0.0;
 };
 
+/// Not thread-safe: the Hessian assembly keeps a growing sparsity pattern and
+/// scratch buffers between calls (one potential per simulation).
 class IncrementalPotential {
 public:
   IncrementalPotential(const DofSystem& system, const SimulationParams& params);
@@ -53,18 +56,45 @@ public:
   void gradient_and_hessian(const StepState& s, const Positions& q, const ContactSet& contacts, bool project,
                             VecX& gradient, SparseMatrix& hessian) const;
 
-  /// beta h K(q) summed over damped bodies (K the projected elastic Hessian).
+  /// beta h K(q) summed over damped bodies (K the projected elastic Hessian), on
+  /// the fixed Hessian pattern so the assembly adds it value by value; empty if
+  /// no body is damped.
   SparseMatrix damping_matrix(const Positions& q) const;
+  /// How often the Newton matrix's pattern grew for new contact node pairs.
+  int pattern_growths() const { return contact_pattern_.growths(); }
 
 private:
   /// The gradient given the elastic part dPhi/dq.
   VecX gradient_from_elastic(const StepState& s, const Positions& q, const ContactSet& contacts,
                              const VecX& elastic) const;
 
+  /// Adds scale * J_c^T local J_c of every contact into H's values; node pairs
+  /// missing from H's pattern go to `missing` instead.
+  template <class ContactList>
+  void scatter_contacts(const ContactList& contacts, const std::vector<Mat<12>>& local, double scale,
+                        SparseMatrix& H, std::vector<std::pair<int, int>>& missing) const;
+
   const DofSystem& sys_;
   const SimulationParams& params_;
   HessianPattern pattern_;
   ContactPullback pullback_;
+  mutable GrowingPattern contact_pattern_;
+  /// An elastic body's per-tet Hessians at the nodes of the last assembly: a
+  /// step's damping matrix is taken where the previous step's Newton stopped,
+  /// which is usually exactly there.
+  struct ElementHessians {
+    Positions nodes;
+    bool projected = false;
+    std::vector<Mat<12>> hessians;
+  };
+  /// The per-tet Hessians of elastic body i at q (from the memo when q matches bit for bit).
+  const std::vector<Mat<12>>& element_hessians(std::size_t i, const Positions& q, bool project) const;
+
+  // Scratch reused by every assembly (saves large allocations per iteration).
+  mutable std::vector<double> fixed_values_;
+  mutable std::vector<Vec<12>> local_g_;
+  mutable std::vector<ElementHessians> element_hessians_;
+  mutable std::vector<std::pair<int, int>> missing_;
 };
 
 }  // namespace eipc

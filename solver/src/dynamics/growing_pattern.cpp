@@ -1,0 +1,77 @@
+#include "eipc/dynamics/growing_pattern.hpp"
+
+#include "eipc/dynamics/hessian_pattern.hpp"
+
+#include <algorithm>
+
+namespace eipc {
+
+namespace {
+
+/// Slot of (3 row_node, col) if rows 3 row_node .. + 2 are all stored in column col, else -1.
+int full_block_column(const SparseMatrix& m, int row_node, int col) {
+  const int slot = value_slot(m, 3 * row_node, col);
+  if (slot < 0 || slot + 2 >= m.outerIndexPtr()[col + 1]) return -1;
+  const int* rows = m.innerIndexPtr() + slot;
+  return rows[1] == 3 * row_node + 1 && rows[2] == 3 * row_node + 2 ? slot : -1;
+}
+
+}  // namespace
+
+GrowingPattern::GrowingPattern(const SparseMatrix& fixed) : fixed_(fixed) {
+  fixed_.makeCompressed();
+  std::fill(fixed_.valuePtr(), fixed_.valuePtr() + fixed_.nonZeros(), 0.0);
+  rebuild({}, fixed_);
+  growths_ = 0;
+}
+
+const std::array<int, 3>* GrowingPattern::block_slots(int row_node, int col_node) const {
+  const std::vector<BlockEntry>& column = blocks_[col_node];
+  const auto it = std::lower_bound(column.begin(), column.end(), row_node,
+                                   [](const BlockEntry& e, int node) { return e.row_node < node; });
+  return it != column.end() && it->row_node == row_node ? &it->slots : nullptr;
+}
+
+void GrowingPattern::grow(const std::vector<std::pair<int, int>>& pairs) {
+  if (pairs.empty()) return;
+  rebuild(pairs, matrix_);
+  ++growths_;
+}
+
+void GrowingPattern::reset_if_oversized() {
+  if (matrix_.nonZeros() > 2 * fixed_.nonZeros()) rebuild({}, fixed_);
+}
+
+void GrowingPattern::rebuild(const std::vector<std::pair<int, int>>& pairs, const SparseMatrix& from) {
+  Triplets t;
+  t.reserve(static_cast<std::size_t>(from.nonZeros()) + 9 * pairs.size());
+  for (int col = 0; col < from.outerSize(); ++col)
+    for (SparseMatrix::InnerIterator it(from, col); it; ++it) t.emplace_back(it.row(), col, 0.0);
+  for (const auto& [r, c] : pairs)
+    for (int a = 0; a < 3; ++a)
+      for (int b = 0; b < 3; ++b) t.emplace_back(3 * r + a, 3 * c + b, 0.0);
+  SparseMatrix m(fixed_.rows(), fixed_.cols());
+  m.setFromTriplets(t.begin(), t.end());
+  m.makeCompressed();
+  matrix_ = std::move(m);
+
+  fixed_slots_.resize(fixed_.nonZeros());
+  for (int col = 0; col < fixed_.outerSize(); ++col)
+    for (int k = fixed_.outerIndexPtr()[col]; k < fixed_.outerIndexPtr()[col + 1]; ++k)
+      fixed_slots_[k] = value_slot(matrix_, fixed_.innerIndexPtr()[k], col);
+
+  // Index every full 3x3 node block (fixed element blocks and contact blocks alike).
+  const int nodes = static_cast<int>(matrix_.cols() / 3);
+  blocks_.assign(nodes, {});
+  for (int s = 0; s < nodes; ++s)
+    for (SparseMatrix::InnerIterator it(matrix_, 3 * s); it; ++it) {
+      if (it.row() % 3 != 0) continue;
+      const int u = static_cast<int>(it.row() / 3);
+      BlockEntry e{u, {}};
+      bool full = true;
+      for (int b = 0; b < 3 && full; ++b) full = (e.slots[b] = full_block_column(matrix_, u, 3 * s + b)) >= 0;
+      if (full) blocks_[s].push_back(e);
+    }
+}
+
+}  // namespace eipc
