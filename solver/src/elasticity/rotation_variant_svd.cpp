@@ -1,23 +1,122 @@
+// One-sided (Hestenes) Jacobi SVD of a 3x3 matrix. Plane rotations V applied
+// to the columns of B = F V until every pair of columns is orthogonal to a
+// relative tolerance; then U = B diag(1/sigma). One-sided Jacobi keeps full
+// relative accuracy of the column directions even for tiny singular values
+// (unlike an eigen-decomposition of F^T F, which squares the condition
+// number), and V stays a product of rotations, so det V = +1 by construction.
 #include "eipc/elasticity/rotation_variant_svd.hpp"
 
-#include <Eigen/LU>
-#include <Eigen/SVD>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <utility>
 
 namespace eipc {
 
+namespace {
+
+/// Pairs count as orthogonal when |b_p . b_q| <= tol |b_p| |b_q|; a few ulps,
+/// above the rounding of the dot product itself so the sweeps terminate.
+constexpr double kOrthogonalityTol = 8.0 * 2.220446049250313e-16;
+constexpr double kOrthogonalityTol2 = kOrthogonalityTol * kOrthogonalityTol;
+/// Cyclic Jacobi converges quadratically; 3x3 needs <= 6 sweeps in practice.
+constexpr int kMaxSweeps = 16;
+
+/// Rotates columns p, q of B (and of V alongside) so that b_p . b_q = 0.
+/// Returns false when they already are orthogonal to tolerance.
+bool orthogonalize_pair(Mat3& B, Mat3& V, int p, int q) {
+  const double alpha = B.col(p).squaredNorm();
+  const double beta = B.col(q).squaredNorm();
+  const double gamma = B.col(p).dot(B.col(q));
+  if (gamma * gamma <= kOrthogonalityTol2 * alpha * beta) return false;
+  // Rutishauser's stable form: t = tan(theta) of the smaller rotation angle.
+  const double zeta = (beta - alpha) / (2.0 * gamma);
+  const double t = std::abs(zeta) > 1e100
+                       ? 0.5 / zeta
+                       : std::copysign(1.0, zeta) / (std::abs(zeta) + std::sqrt(1.0 + zeta * zeta));
+  const double c = 1.0 / std::sqrt(1.0 + t * t);
+  const double s = c * t;
+  for (int r = 0; r < 3; ++r) {
+    const double bp = B(r, p), bq = B(r, q);
+    B(r, p) = c * bp - s * bq;
+    B(r, q) = s * bp + c * bq;
+    const double vp = V(r, p), vq = V(r, q);
+    V(r, p) = c * vp - s * vq;
+    V(r, q) = s * vp + c * vq;
+  }
+  return true;
+}
+
+/// Swaps columns i, j of B and V and negates the new column j of both:
+/// B = F V still holds and det V stays +1.
+void swap_columns_proper(Mat3& B, Mat3& V, Vec3& norm2, int i, int j) {
+  B.col(i).swap(B.col(j));
+  V.col(i).swap(V.col(j));
+  B.col(j) = -B.col(j);
+  V.col(j) = -V.col(j);
+  std::swap(norm2[i], norm2[j]);
+}
+
+/// A unit vector orthogonal to the unit vector u.
+Vec3 any_perpendicular(const Vec3& u) {
+  Eigen::Index k;
+  u.cwiseAbs().minCoeff(&k);
+  return u.cross(Vec3::Unit(k)).normalized();
+}
+
+/// Below this (relative to sigma_0) a column's direction is noise; the basis
+/// is completed with an arbitrary orthogonal direction instead.
+constexpr double kNullColumn = 1e-100;
+
+}  // namespace
+
 RotationVariantSvd rotation_variant_svd(const Mat3& F) {
-  const Eigen::JacobiSVD<Mat3> svd(F, Eigen::ComputeFullU | Eigen::ComputeFullV);
-  RotationVariantSvd r{svd.matrixU(), svd.singularValues(), svd.matrixV()};
-  // Eigen sorts singular values by decreasing size: flipping column 2 moves the
-  // reflection onto the smallest one.
-  if (r.U.determinant() < 0.0) {
-    r.U.col(2) *= -1.0;
-    r.sigma[2] *= -1.0;
+  if (!F.allFinite()) {  // propagate, so the caller's finiteness checks see it
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    return {Mat3::Constant(nan), Vec3::Constant(nan), Mat3::Constant(nan)};
   }
-  if (r.V.determinant() < 0.0) {
-    r.V.col(2) *= -1.0;
-    r.sigma[2] *= -1.0;
+  RotationVariantSvd r{Mat3::Identity(), Vec3::Zero(), Mat3::Identity()};
+  const double largest = F.cwiseAbs().maxCoeff();
+  if (largest == 0.0) return r;
+  // Exact power-of-two rescaling keeps squared norms away from under/overflow.
+  const int exponent = std::ilogb(largest);
+  const bool rescale = exponent < -200 || exponent > 200;
+  Mat3 B = rescale ? Mat3(F * std::ldexp(1.0, -exponent)) : F;
+  Mat3& V = r.V;
+
+  for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
+    bool rotated = orthogonalize_pair(B, V, 0, 1);
+    rotated = orthogonalize_pair(B, V, 0, 2) || rotated;
+    rotated = orthogonalize_pair(B, V, 1, 2) || rotated;
+    if (!rotated) break;
   }
+
+  Vec3 norm2 = B.colwise().squaredNorm().transpose();
+  if (norm2[0] < norm2[1]) swap_columns_proper(B, V, norm2, 0, 1);
+  if (norm2[1] < norm2[2]) swap_columns_proper(B, V, norm2, 1, 2);
+  if (norm2[0] < norm2[1]) swap_columns_proper(B, V, norm2, 0, 1);
+
+  Mat3& U = r.U;
+  const double sigma0 = std::sqrt(norm2[0]);
+  U.col(0) = B.col(0) / sigma0;
+  // Gram-Schmidt removes the tolerated O(eps) overlap; the cross product makes
+  // U a rotation, and the sign of det F lands on sigma_2 = u_2 . b_2.
+  const Vec3 rest = B.col(1) - U.col(0).dot(B.col(1)) * U.col(0);
+  const double rest_norm = rest.norm();
+  U.col(1) = rest_norm > kNullColumn * sigma0 ? Vec3(rest / rest_norm) : any_perpendicular(U.col(0));
+  U.col(2) = U.col(0).cross(U.col(1));
+  r.sigma = Vec3(sigma0, U.col(1).dot(B.col(1)), U.col(2).dot(B.col(2)));
+  if (r.sigma[1] < 0.0) {  // only after an arbitrary completion: flip u_1 and u_2
+    U.col(1) = -U.col(1);
+    U.col(2) = -U.col(2);
+    r.sigma[1] = -r.sigma[1];
+    r.sigma[2] = -r.sigma[2];
+  }
+  // Columns are sorted by norm, so the order can only be off by rounding when
+  // singular values (nearly) coincide: clamping moves them by an ulp or so.
+  r.sigma[1] = std::min(r.sigma[1], r.sigma[0]);
+  r.sigma[2] = std::copysign(std::min(std::abs(r.sigma[2]), r.sigma[1]), r.sigma[2]);
+  if (rescale) r.sigma *= std::ldexp(1.0, exponent);
   return r;
 }
 
