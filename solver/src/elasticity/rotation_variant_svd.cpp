@@ -22,27 +22,38 @@ constexpr double kOrthogonalityTol2 = kOrthogonalityTol * kOrthogonalityTol;
 /// Cyclic Jacobi converges quadratically; 3x3 needs <= 6 sweeps in practice.
 constexpr int kMaxSweeps = 16;
 
-/// Rotates columns p, q of B (and of V alongside) so that b_p . b_q = 0.
+/// B = F V and V, column by column in plain arrays: the column indices of the
+/// sweeps are template arguments, so the compiler keeps everything unrolled.
+struct JacobiColumns {
+  double b[3][3];  ///< b[j] = column j of B
+  double v[3][3];  ///< v[j] = column j of V
+};
+
+/// Rotates columns P, Q of B (and of V alongside) so that b_P . b_Q = 0.
 /// Returns false when they already are orthogonal to tolerance.
-bool orthogonalize_pair(Mat3& B, Mat3& V, int p, int q) {
-  const double alpha = B.col(p).squaredNorm();
-  const double beta = B.col(q).squaredNorm();
-  const double gamma = B.col(p).dot(B.col(q));
+template <int P, int Q>
+bool orthogonalize_pair(JacobiColumns& m) {
+  double* bp = m.b[P];
+  double* bq = m.b[Q];
+  const double alpha = bp[0] * bp[0] + bp[1] * bp[1] + bp[2] * bp[2];
+  const double beta = bq[0] * bq[0] + bq[1] * bq[1] + bq[2] * bq[2];
+  const double gamma = bp[0] * bq[0] + bp[1] * bq[1] + bp[2] * bq[2];
   if (gamma * gamma <= kOrthogonalityTol2 * alpha * beta) return false;
-  // Rutishauser's stable form: t = tan(theta) of the smaller rotation angle.
-  const double zeta = (beta - alpha) / (2.0 * gamma);
-  const double t = std::abs(zeta) > 1e100
-                       ? 0.5 / zeta
-                       : std::copysign(1.0, zeta) / (std::abs(zeta) + std::sqrt(1.0 + zeta * zeta));
+  // t = tan(theta) of the smaller angle with cot(2 theta) = (beta - alpha) / (2 gamma),
+  // in the form without cancellation (Rutishauser); w = 0 gives theta = pi/4.
+  const double w = beta - alpha;
+  const double t = 2.0 * gamma / (w + std::copysign(std::sqrt(w * w + 4.0 * gamma * gamma), w));
   const double c = 1.0 / std::sqrt(1.0 + t * t);
   const double s = c * t;
+  double* vp = m.v[P];
+  double* vq = m.v[Q];
   for (int r = 0; r < 3; ++r) {
-    const double bp = B(r, p), bq = B(r, q);
-    B(r, p) = c * bp - s * bq;
-    B(r, q) = s * bp + c * bq;
-    const double vp = V(r, p), vq = V(r, q);
-    V(r, p) = c * vp - s * vq;
-    V(r, q) = s * vp + c * vq;
+    const double b0 = bp[r], b1 = bq[r];
+    bp[r] = c * b0 - s * b1;
+    bq[r] = s * b0 + c * b1;
+    const double v0 = vp[r], v1 = vq[r];
+    vp[r] = c * v0 - s * v1;
+    vq[r] = s * v0 + c * v1;
   }
   return true;
 }
@@ -66,7 +77,7 @@ Vec3 any_perpendicular(const Vec3& u) {
 
 /// Below this (relative to sigma_0) a column's direction is noise; the basis
 /// is completed with an arbitrary orthogonal direction instead.
-constexpr double kNullColumn = 1e-100;
+constexpr double kNullColumn = 1e-60;
 
 }  // namespace
 
@@ -79,18 +90,26 @@ RotationVariantSvd rotation_variant_svd(const Mat3& F) {
   const double largest = F.cwiseAbs().maxCoeff();
   if (largest == 0.0) return r;
   // Exact power-of-two rescaling keeps squared norms away from under/overflow.
-  const int exponent = std::ilogb(largest);
-  const bool rescale = exponent < -200 || exponent > 200;
-  Mat3 B = rescale ? Mat3(F * std::ldexp(1.0, -exponent)) : F;
-  Mat3& V = r.V;
+  const bool rescale = largest < 1e-60 || largest > 1e60;
+  const int exponent = rescale ? std::ilogb(largest) : 0;
+  JacobiColumns m;
+  const double scale = rescale ? std::ldexp(1.0, -exponent) : 1.0;
+  for (int j = 0; j < 3; ++j)
+    for (int i = 0; i < 3; ++i) {
+      m.b[j][i] = scale * F(i, j);
+      m.v[j][i] = i == j ? 1.0 : 0.0;
+    }
 
   for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
-    bool rotated = orthogonalize_pair(B, V, 0, 1);
-    rotated = orthogonalize_pair(B, V, 0, 2) || rotated;
-    rotated = orthogonalize_pair(B, V, 1, 2) || rotated;
+    bool rotated = orthogonalize_pair<0, 1>(m);
+    rotated = orthogonalize_pair<0, 2>(m) || rotated;
+    rotated = orthogonalize_pair<1, 2>(m) || rotated;
     if (!rotated) break;
   }
 
+  Mat3 B = Eigen::Map<const Mat3>(&m.b[0][0]);
+  Mat3& V = r.V;
+  V = Eigen::Map<const Mat3>(&m.v[0][0]);
   Vec3 norm2 = B.colwise().squaredNorm().transpose();
   if (norm2[0] < norm2[1]) swap_columns_proper(B, V, norm2, 0, 1);
   if (norm2[1] < norm2[2]) swap_columns_proper(B, V, norm2, 1, 2);
