@@ -39,12 +39,27 @@ bool orthogonalize_pair(JacobiColumns& m) {
   const double beta = bq[0] * bq[0] + bq[1] * bq[1] + bq[2] * bq[2];
   const double gamma = bp[0] * bq[0] + bp[1] * bq[1] + bp[2] * bq[2];
   if (gamma * gamma <= kOrthogonalityTol2 * alpha * beta) return false;
-  // t = tan(theta) of the smaller angle with cot(2 theta) = (beta - alpha) / (2 gamma),
-  // in the form without cancellation (Rutishauser); w = 0 gives theta = pi/4.
+  // t = tan(theta) of the smaller angle with tan(2 theta) = 2 gamma / (beta - alpha),
+  // c = cos(theta). The sweeps are a chain of sqrt/div latencies, so nearly
+  // converged pairs (|rho| < 1e-3) use the series in rho = gamma / w instead:
+  //   t = rho - rho^3 + 2 rho^5 - 5 rho^7 (+ 14 rho^9),  c = 1 - t^2/2 + 3 t^4/8 - 5 t^6/16 (+ 35 t^8/128)
+  // whose first dropped terms are below 1e-20 relative.
   const double w = beta - alpha;
-  const double t = 2.0 * gamma / (w + std::copysign(std::sqrt(w * w + 4.0 * gamma * gamma), w));
-  const double c = 1.0 / std::sqrt(1.0 + t * t);
-  const double s = c * t;
+  double c, s;
+  if (std::abs(gamma) < 1e-3 * std::abs(w)) {
+    const double rho = gamma / w, rho2 = rho * rho;
+    const double t = rho * (1.0 - rho2 * (1.0 - rho2 * (2.0 - 5.0 * rho2)));
+    const double t2 = t * t;
+    c = 1.0 - t2 * (0.5 - t2 * (0.375 - 0.3125 * t2));
+    s = c * t;
+  } else {
+    // t = 2 gamma sgn(w) / (|w| + h), h = sqrt(w^2 + 4 gamma^2) (no cancellation; w = 0
+    // gives theta = pi/4), and 1 + t^2 = 2 h / (|w| + h): one sqrt-div pair less.
+    const double h = std::sqrt(w * w + 4.0 * gamma * gamma);
+    const double k = 1.0 / std::sqrt(2.0 * h * (std::abs(w) + h));
+    c = (std::abs(w) + h) * k;
+    s = 2.0 * gamma * std::copysign(k, w);
+  }
   double* vp = m.v[P];
   double* vq = m.v[Q];
   for (int r = 0; r < 3; ++r) {
