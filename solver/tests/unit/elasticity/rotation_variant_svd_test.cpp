@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <limits>
 #include <string>
 
 using namespace eipc;
@@ -141,6 +142,12 @@ TEST_CASE("rotation-variant SVD: exact cases", "[elasticity][svd]") {
   // diag(1, 3, -2): sigma = (3, 2, -1), the reflection on the smallest.
   const RotationVariantSvd d = rotation_variant_svd(Vec3(1, 3, -2).asDiagonal());
   CHECK((d.sigma - Vec3(3, 2, -1)).norm() < 1e-15);
+
+  // A half turn is its own polar rotation (sigma = 1, 1, 1: no reflection).
+  const Mat3 half_turn = Vec3(-1, -1, 1).asDiagonal();
+  const RotationVariantSvd h = rotation_variant_svd(half_turn);
+  CHECK((h.sigma - Vec3::Ones()).norm() < 1e-15);
+  CHECK((h.U * h.V.transpose() - half_turn).norm() < 1e-15);
 
   Mat3 F = Mat3::Identity();
   F(0, 0) = std::numeric_limits<double>::quiet_NaN();
