@@ -3,6 +3,8 @@
 // The VTK file is read minimally here (legacy ASCII, tets only) because the
 // mesh readers live in another part of the project.
 #include "eipc/elasticity/elastic_body.hpp"
+#include "eipc/elasticity/rotation_variant_svd.hpp"
+#include "eipc/elasticity/tet_kinematics.hpp"
 #include "eipc/util/parallel.hpp"
 
 #include <Eigen/Geometry>
@@ -131,8 +133,48 @@ void BM_elastic_assembly(benchmark::State& state) {
   }
 }
 
+/// Per-tet deformation gradients of the teddy: 0 the generic iterate above,
+/// 1 a rigid rotation plus 1e-7 noise (near rest: repeated singular values),
+/// 2 entries uniform in [-1, 1] (a third of them inverted or badly stretched).
+std::vector<eipc::Mat3> deformation_gradients(int kind) {
+  const auto& f = fixture();
+  std::vector<eipc::Mat3> Fs;
+  std::mt19937 rng(7);
+  eipc::Positions y = f.x;
+  if (kind == 1) {
+    std::uniform_real_distribution<double> u(-1e-7, 1e-7);
+    y = f.mesh.vertices * Eigen::AngleAxisd(1.0, eipc::Vec3(3, -1, 2).normalized()).toRotationMatrix().transpose();
+    for (Eigen::Index i = 0; i < y.size(); ++i) y.data()[i] += u(rng);
+  }
+  for (int t = 0; t < f.mesh.tets.rows(); ++t) {
+    const eipc::Mat3 Dm_inv = eipc::rest_shape_inverse(f.mesh.vertices, f.mesh.tets, t);
+    Fs.push_back(eipc::deformation_gradient(y, f.mesh.tets, t, Dm_inv));
+  }
+  if (kind == 2) {
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    for (auto& F : Fs)
+      for (int i = 0; i < 9; ++i) F(i) = u(rng);
+  }
+  return Fs;
+}
+
+/// ns per 3x3 rotation-variant SVD: range(0) 0 = Eigen JacobiSVD (the old
+/// path, rotation_variant_svd_reference), 1 = one-sided Jacobi; range(1) = kind.
+void BM_svd3(benchmark::State& state) {
+  const std::vector<eipc::Mat3> Fs = deformation_gradients(static_cast<int>(state.range(1)));
+  const auto svd = state.range(0) == 0 ? eipc::rotation_variant_svd_reference : eipc::rotation_variant_svd;
+  for (auto _ : state)
+    for (const eipc::Mat3& F : Fs) {
+      eipc::RotationVariantSvd s = svd(F);
+      benchmark::DoNotOptimize(s);
+    }
+  state.counters["per_svd"] = benchmark::Counter(static_cast<double>(Fs.size()),
+                                                 benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
 }  // namespace
 
+BENCHMARK(BM_svd3)->ArgNames({"new", "kind"})->ArgsProduct({{0, 1}, {0, 1, 2}})->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_elastic_energy)->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_elastic_gradient)->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_elastic_hessian)->Args({1, 0})->Args({1, 1})->Args({2, 1})->Unit(benchmark::kMicrosecond);

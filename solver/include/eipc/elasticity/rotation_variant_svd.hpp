@@ -16,7 +16,14 @@ struct RotationVariantSvd {
   Mat3 V;      ///< rotation
 };
 
+/// One-sided Jacobi (see the .cpp): ||U diag(sigma) V^T - F|| and the
+/// orthogonality of U, V at a few ulps of ||F||, also for repeated, tiny or
+/// zero singular values. Non-finite F gives NaNs throughout.
 RotationVariantSvd rotation_variant_svd(const Mat3& F);
+
+/// Same contract through Eigen's two-sided JacobiSVD (several times slower):
+/// an independent reference for tests and benchmarks.
+RotationVariantSvd rotation_variant_svd_reference(const Mat3& F);
 
 /// The SVD of the last F seen, reused when the same F (bit for bit) comes again:
 /// Newton evaluates the energy at a trial point and then the derivatives there.
