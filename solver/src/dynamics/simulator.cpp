@@ -103,11 +103,24 @@ bool Simulator::try_move_prescribed(Positions& q, const std::vector<Vec3>& targe
   return true;
 }
 
-void Simulator::warm_start(Positions& q, const Positions& q_tilde) const {
-  Positions dq = q_tilde - q;
-  for (const PrescribedNode& p : sys_.prescribed()) dq.row(p.node).setZero();
-  if (dq.isZero(0.0)) return;
-  q += std::min(1.0, sweep(q, dq).max_step) * dq;
+bool Simulator::start_step(Positions& q, const std::vector<Vec3>& targets, const Positions& q_tilde) const {
+  Positions to_tilde = q_tilde - q;
+  for (const PrescribedNode& p : sys_.prescribed()) to_tilde.row(p.node).setZero();
+  Positions both = to_tilde;
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    const int node = sys_.prescribed()[i].node;
+    both.row(node) = targets[i].transpose() - q.row(node);
+  }
+  // Usually the whole move is collision free: one sweep.
+  if (!both.isZero(0.0) && sweep(q, both).max_step >= 1.0) {
+    q += both;
+    return true;
+  }
+  const bool moved = try_move_prescribed(q, targets);
+  to_tilde = q_tilde - q;
+  for (const PrescribedNode& p : sys_.prescribed()) to_tilde.row(p.node).setZero();
+  if (!to_tilde.isZero(0.0)) q += std::min(1.0, sweep(q, to_tilde).max_step) * to_tilde;
+  return moved;
 }
 
 double Simulator::current_min_distance() const {
@@ -207,13 +220,12 @@ StepStats Simulator::step() {
   Positions q = q_;
   const std::vector<Vec3> targets = prescribed_targets(t1);
   std::vector<bool> fixed(sys_.num_dofs(), false);
-  const bool moved = try_move_prescribed(q, targets);
+  // Starting from x_t + h v_t instead of x_t halves the Newton iterations of
+  // steady motion (grasp: 5.8 -> 3.6 per step at h = 0.02) with the same result.
+  const bool moved = start_step(q, targets, s.q_tilde);
   if (moved)
     for (const PrescribedNode& p : sys_.prescribed())
       for (int d = 0; d < 3; ++d) fixed[3 * p.node + d] = true;
-  // Starting from x_t + h v_t instead of x_t halves the Newton iterations of
-  // steady motion (grasp: 5.8 -> 3.6 per step at h = 0.02) with the same result.
-  warm_start(q, s.q_tilde);
 
   StepStats stats;
   if (moved) {

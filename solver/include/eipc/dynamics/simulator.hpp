@@ -75,9 +75,10 @@ private:
   NewtonResult newton(StepState& s, Positions& q, const std::vector<bool>& fixed_dof, double t1);
   /// Moves prescribed nodes to their targets at t1 if the straight move is collision free.
   bool try_move_prescribed(Positions& q, const std::vector<Vec3>& targets) const;
-  /// Moves the free nodes towards the inertial prediction q_tilde, as far as
-  /// the move is collision free (prescribed nodes stay where they are).
-  void warm_start(Positions& q, const Positions& q_tilde) const;
+  /// Newton's start: prescribed nodes to their targets (all or nothing, as
+  /// try_move_prescribed) and free nodes towards the inertial prediction
+  /// q_tilde as far as collision free. Returns whether the prescribed nodes moved.
+  bool start_step(Positions& q, const std::vector<Vec3>& targets, const Positions& q_tilde) const;
   /// Candidates holding every pair closer than dhat at q (valid until the next broad-phase call).
   const Candidates& candidates_near(const Positions& q) const;
   std::vector<Vec3> prescribed_targets(double t) const;
