@@ -4,7 +4,6 @@
 #include "eipc/contact/friction_potential.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <stdexcept>
 
 namespace eipc {
@@ -48,8 +47,7 @@ double IncrementalPotential::energy(const StepState& s, const Positions& q, cons
 }
 
 IncrementalPotential::IncrementalPotential(const DofSystem& system, const SimulationParams& params)
-    : sys_(system), params_(params), pattern_(system), pullback_(system), contact_pattern_(pattern_.mass()),
-      element_hessians_(system.elastic_bodies().size()) {}
+    : sys_(system), params_(params), pattern_(system), pullback_(system), contact_pattern_(pattern_.mass()) {}
 
 VecX IncrementalPotential::gradient(const StepState& s, const Positions& q, const ContactSet& contacts) const {
   VecX elastic = VecX::Zero(sys_.num_dofs());
@@ -103,15 +101,12 @@ void IncrementalPotential::gradient_and_hessian(const StepState& s, const Positi
   for (std::size_t i = 0; i < sys_.elastic_bodies().size(); ++i) {
     const int body = sys_.elastic_body_index()[i];
     const ElasticBody& eb = sys_.elastic_bodies()[i];
-    ElementHessians& memo = element_hessians_[i];
-    memo.nodes = body_nodes(sys_, body, q);
-    memo.projected = project;
-    eb.tet_derivatives(memo.nodes, project, local_g_, memo.hessians);
+    eb.tet_derivatives(body_nodes(sys_, body, q), project, local_g_, local_h_);
     const int offset = 3 * sys_.node_offset(body);
     for (int t = 0; t < eb.num_tets(); ++t) {
       for (int a = 0; a < 4; ++a) elastic.segment<3>(offset + 3 * eb.tets()(t, a)) += local_g_[t].segment<3>(3 * a);
       const int* slots = pattern_.element_slots(static_cast<int>(i), t);
-      const Mat<12>& ht = memo.hessians[t];
+      const Mat<12>& ht = local_h_[t];
       for (int r = 0; r < 12; ++r)
         for (int c = 0; c < 12; ++c) values[slots[12 * r + c]] += h2 * ht(r, c);
     }
@@ -166,21 +161,6 @@ void IncrementalPotential::scatter_contacts(const ContactList& contacts, const s
                              });
 }
 
-const std::vector<Mat<12>>& IncrementalPotential::element_hessians(std::size_t i, const Positions& q,
-                                                                   bool project) const {
-  ElementHessians& memo = element_hessians_[i];
-  const Positions nodes = body_nodes(sys_, sys_.elastic_body_index()[i], q);
-  // Bit for bit (not ==): the memo must give exactly what a fresh evaluation gives.
-  const bool same = memo.projected == project && memo.nodes.size() == nodes.size() && nodes.size() > 0 &&
-                    std::memcmp(memo.nodes.data(), nodes.data(), sizeof(double) * nodes.size()) == 0;
-  if (!same) {
-    memo.nodes = nodes;
-    memo.projected = project;
-    sys_.elastic_bodies()[i].tet_derivatives(nodes, project, local_g_, memo.hessians);
-  }
-  return memo.hessians;
-}
-
 SparseMatrix IncrementalPotential::damping_matrix(const Positions& q) const {
   // Same per-tet derivatives and value positions as the Hessian's elastic part.
   SparseMatrix D = pattern_.mass();
@@ -191,11 +171,11 @@ SparseMatrix IncrementalPotential::damping_matrix(const Positions& q) const {
     const double beta_h = sys_.bodies()[body].rayleigh_beta * params_.dt;
     if (beta_h <= 0.0) continue;
     damped = true;
-    const std::vector<Mat<12>>& local = element_hessians(i, q, true);
+    sys_.elastic_bodies()[i].tet_derivatives(body_nodes(sys_, body, q), true, local_g_, local_h_);
     double* values = D.valuePtr();
     for (int t = 0; t < sys_.elastic_bodies()[i].num_tets(); ++t) {
       const int* slots = pattern_.element_slots(static_cast<int>(i), t);
-      const Mat<12>& ht = local[t];
+      const Mat<12>& ht = local_h_[t];
       for (int r = 0; r < 12; ++r)
         for (int c = 0; c < 12; ++c) values[slots[12 * r + c]] += beta_h * ht(r, c);
     }

@@ -79,21 +79,10 @@ private:
   HessianPattern pattern_;
   ContactPullback pullback_;
   mutable GrowingPattern contact_pattern_;
-  /// An elastic body's per-tet Hessians at the nodes of the last assembly: a
-  /// step's damping matrix is taken where the previous step's Newton stopped,
-  /// which is usually exactly there.
-  struct ElementHessians {
-    Positions nodes;
-    bool projected = false;
-    std::vector<Mat<12>> hessians;
-  };
-  /// The per-tet Hessians of elastic body i at q (from the memo when q matches bit for bit).
-  const std::vector<Mat<12>>& element_hessians(std::size_t i, const Positions& q, bool project) const;
-
   // Scratch reused by every assembly (saves large allocations per iteration).
   mutable std::vector<double> fixed_values_;
   mutable std::vector<Vec<12>> local_g_;
-  mutable std::vector<ElementHessians> element_hessians_;
+  mutable std::vector<Mat<12>> local_h_;
   mutable std::vector<std::pair<int, int>> missing_;
 };
 

@@ -152,7 +152,7 @@ TEST_CASE("the in-place Newton matrix equals a triplet assembly as its contact p
   CHECK(H_again.nonZeros() == H_all.nonZeros());
   CHECK((Eigen::MatrixXd(H_again) - ref_ground).norm() <= 1e-12 * ref_ground.norm());
 
-  // The damping matrix at the last assembly's nodes (reused element Hessians) equals a fresh one.
+  // The damping matrix at the last assembly's nodes equals the independent one.
   const SparseMatrix D = ip.damping_matrix(q);
   CHECK((Eigen::MatrixXd(D) - reference_damping(sys, q, sc.params.dt)).norm() <= 1e-12 * Eigen::MatrixXd(D).norm());
 }
