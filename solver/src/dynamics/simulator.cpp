@@ -104,9 +104,12 @@ bool Simulator::try_move_prescribed(Positions& q, const std::vector<Vec3>& targe
 }
 
 bool Simulator::start_step(Positions& q, const std::vector<Vec3>& targets, const Positions& q_tilde) const {
-  Positions to_tilde = q_tilde - q;
-  for (const PrescribedNode& p : sys_.prescribed()) to_tilde.row(p.node).setZero();
-  Positions both = to_tilde;
+  auto free_nodes_to_tilde = [&](const Positions& from) {
+    Positions d = q_tilde - from;
+    for (const PrescribedNode& p : sys_.prescribed()) d.row(p.node).setZero();
+    return d;
+  };
+  Positions both = free_nodes_to_tilde(q);
   for (std::size_t i = 0; i < targets.size(); ++i) {
     const int node = sys_.prescribed()[i].node;
     both.row(node) = targets[i].transpose() - q.row(node);
@@ -117,8 +120,7 @@ bool Simulator::start_step(Positions& q, const std::vector<Vec3>& targets, const
     return true;
   }
   const bool moved = try_move_prescribed(q, targets);
-  to_tilde = q_tilde - q;
-  for (const PrescribedNode& p : sys_.prescribed()) to_tilde.row(p.node).setZero();
+  const Positions to_tilde = free_nodes_to_tilde(q);
   if (!to_tilde.isZero(0.0)) q += std::min(1.0, sweep(q, to_tilde).max_step) * to_tilde;
   return moved;
 }
