@@ -88,14 +88,19 @@ TrajectoryError trajectory_error(const std::string& run_path, const std::string&
     const Frame frame = run.read_frame(f);
     if (frame.step < 1) continue;  // the initial state is shared, not compared
     const long target = frame.step * out.step_ratio;
+    // A run that stopped keeps its last finished step, which is usually off the
+    // output grid: with --allow-incomplete that frame is left out, not an error.
+    const bool partial_end = run.status() != TrajectoryStatus::complete && f + 1 == run.frame_count();
     // Steps increase along both files: walk the reference once.
     while (ref_index < 0 || ref_frame.step < target) {
+      if (ref_index + 1 >= ref.frame_count() && partial_end) break;
       if (++ref_index >= ref.frame_count())
         throw InputError(reference_path + ": no reference frame at t = " + num(frame.time) + " s (step " +
                          std::to_string(target) + " of dt " + num(out.dt_ref) + "); it ends at t = " +
                          num(ref_index > 0 ? ref_frame.time : 0.0) + " s");
       ref_frame = ref.read_frame(ref_index);
     }
+    if (ref_frame.step != target && partial_end) break;
     if (ref_frame.step != target)
       throw InputError(reference_path + ": the reference does not store t = " + num(frame.time) + " s (step " +
                        std::to_string(target) + " of dt " + num(out.dt_ref) +

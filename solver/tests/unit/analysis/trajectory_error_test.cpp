@@ -162,3 +162,34 @@ TEST_CASE("E(h) refuses grids, bodies and files it cannot compare", "[analysis]"
   const std::string only_start = write(dir, "only_start.h5", 0.02, 0, 1, none);
   CHECK_THAT(message_of([&] { trajectory_error(only_start, ref); }), Catch::Contains("no stored frame after t = 0"));
 }
+
+TEST_CASE("E(h) of a stopped run leaves out its last, off-grid frame", "[analysis]") {
+  ScratchDir dir("error");
+  const auto none = [](long, std::vector<Positions>&) {};
+  // Reference every other step of dt 0.01; the run stored steps 0, 2, 4 and then
+  // stopped after step 5 (kept as its last frame, off the grid).
+  const std::string ref = write(dir, "ref.h5", 0.01, 10, 2, none);
+  const TrajectoryHeader h = header(0.01, 0.1);
+  {
+    TrajectoryWriter w(dir.file("stopped.h5"), h);
+    for (long s : {0L, 2L, 4L, 5L}) {
+      Frame f;
+      f.step = s;
+      f.time = s * 0.01;
+      for (const TrajectoryBody& b : h.bodies) f.positions.push_back(b.rest);
+      run_offsets(s, f.positions);
+      w.append(f);
+    }
+    w.finish(TrajectoryStatus::incomplete, "step 6: Newton did not converge");
+  }
+  ErrorOptions allow;
+  allow.allow_incomplete = true;
+  const TrajectoryError e = trajectory_error(dir.file("stopped.h5"), ref, allow);
+  CHECK(e.frames == 2);
+  CHECK(e.last_time == Approx(0.04));
+  // Vertex 0 of 5 off by 5 a per step at steps 2 and 4.
+  CHECK(e.error == Approx(a * std::sqrt(25.0 * (4 + 16) / 2.0 / 5.0)).epsilon(1e-12));
+  // An off-grid frame inside a run is still refused.
+  const std::string odd = write(dir, "odd.h5", 0.01, 5, 1, none);
+  CHECK_THAT(message_of([&] { trajectory_error(odd, ref); }), Catch::Contains("does not store t = 0.01"));
+}
