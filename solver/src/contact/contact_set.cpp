@@ -90,8 +90,12 @@ template <typename F> void collect(std::size_t n, F make, std::vector<Contact>& 
   });
 }
 
-ContactSet compute_contact_set(const CollisionMesh& mesh, const Positions& x, const Candidates& candidates,
-                               double dhat, std::optional<double> ground_height) {
+}  // namespace
+
+ContactSet build_contact_set(const CollisionMesh& mesh, const Positions& x, const Candidates& candidates,
+                             double dhat, std::optional<double> ground_height) {
+  if (x.rows() != mesh.num_vertices())
+    throw std::invalid_argument("build_contact_set: x has a different vertex count than the collision mesh");
   ContactSet set;
   set.dhat = dhat;
   set.ground_height = ground_height;
@@ -115,15 +119,6 @@ ContactSet compute_contact_set(const CollisionMesh& mesh, const Positions& x, co
       }
   }
   return set;
-}
-
-}  // namespace
-
-ContactSet build_contact_set(const CollisionMesh& mesh, const Positions& x, const Candidates& candidates,
-                             double dhat, std::optional<double> ground_height) {
-  if (x.rows() != mesh.num_vertices())
-    throw std::invalid_argument("build_contact_set: x has a different vertex count than the collision mesh");
-  return compute_contact_set(mesh, x, candidates, dhat, ground_height);
 }
 
 double contact_distance(const Contact& c, const Positions& x, std::optional<double> ground_height) {
