@@ -55,11 +55,11 @@ VecX IncrementalPotential::gradient(const StepState& s, const Positions& q, cons
     const int body = sys_.elastic_body_index()[i];
     sys_.elastic_bodies()[i].add_gradient(body_nodes(sys_, body, q), elastic, 3 * sys_.node_offset(body));
   }
-  return gradient_from_elastic(s, q, contacts, elastic);
+  return gradient_from_elastic(s, q, sys_.collision_positions(q), contacts, elastic);
 }
 
-VecX IncrementalPotential::gradient_from_elastic(const StepState& s, const Positions& q, const ContactSet& contacts,
-                                                 const VecX& elastic) const {
+VecX IncrementalPotential::gradient_from_elastic(const StepState& s, const Positions& q, const Positions& x,
+                                                 const ContactSet& contacts, const VecX& elastic) const {
   const double h2 = params_.dt * params_.dt;
   const Positions dq = q - s.q_tilde;
   Positions inertia(q.rows(), 3);
@@ -67,7 +67,6 @@ VecX IncrementalPotential::gradient_from_elastic(const StepState& s, const Posit
   VecX g = flat(inertia);
   g += h2 * (elastic - flat(s.external_force));
 
-  const Positions x = sys_.collision_positions(q);
   const CollisionMesh& mesh = sys_.collision_mesh();
   VecX gx = params_.contact.kappa * barrier_potential_gradient(mesh, x, contacts, params_.contact.dhat);
   if (s.friction)
@@ -103,13 +102,9 @@ void IncrementalPotential::gradient_and_hessian(const StepState& s, const Positi
     const ElasticBody& eb = sys_.elastic_bodies()[i];
     eb.tet_derivatives(body_nodes(sys_, body, q), project, local_g_, local_h_);
     const int offset = 3 * sys_.node_offset(body);
-    for (int t = 0; t < eb.num_tets(); ++t) {
+    for (int t = 0; t < eb.num_tets(); ++t)
       for (int a = 0; a < 4; ++a) elastic.segment<3>(offset + 3 * eb.tets()(t, a)) += local_g_[t].segment<3>(3 * a);
-      const int* slots = pattern_.element_slots(static_cast<int>(i), t);
-      const Mat<12>& ht = local_h_[t];
-      for (int r = 0; r < 12; ++r)
-        for (int c = 0; c < 12; ++c) values[slots[12 * r + c]] += h2 * ht(r, c);
-    }
+    scatter_elements(i, h2, values.data());
   }
   if (s.damping.nonZeros() > 0) {
     if (s.damping.nonZeros() != fixed.nonZeros() || s.damping.cols() != fixed.cols() ||
@@ -121,11 +116,11 @@ void IncrementalPotential::gradient_and_hessian(const StepState& s, const Positi
   }
   for (const PrescribedTarget& p : s.targets)
     for (int d = 0; d < 3; ++d) values[pattern_.diagonal_slot(3 * p.node + d)] += p.weight * s.al_stiffness;
-  gradient = gradient_from_elastic(s, q, contacts, elastic);
+  const Positions x = sys_.collision_positions(q);
+  gradient = gradient_from_elastic(s, q, x, contacts, elastic);
 
   // Contact and friction blocks, pulled back to the nodes contact by contact and
   // added into the grown pattern; a node pair not seen before grows it (rare).
-  const Positions x = sys_.collision_positions(q);
   const std::vector<Mat<12>> barrier = barrier_potential_local_hessians(x, contacts, params_.contact.dhat, project);
   std::vector<Mat<12>> friction;
   if (s.friction) friction = friction_potential_local_hessians(x, s.x_prev, *s.friction, project);
@@ -161,6 +156,15 @@ void IncrementalPotential::scatter_contacts(const ContactList& contacts, const s
                              });
 }
 
+void IncrementalPotential::scatter_elements(std::size_t i, double scale, double* values) const {
+  for (int t = 0; t < sys_.elastic_bodies()[i].num_tets(); ++t) {
+    const int* slots = pattern_.element_slots(static_cast<int>(i), t);
+    const Mat<12>& ht = local_h_[t];
+    for (int r = 0; r < 12; ++r)
+      for (int c = 0; c < 12; ++c) values[slots[12 * r + c]] += scale * ht(r, c);
+  }
+}
+
 SparseMatrix IncrementalPotential::damping_matrix(const Positions& q) const {
   // Same per-tet derivatives and value positions as the Hessian's elastic part.
   SparseMatrix D = pattern_.mass();
@@ -172,13 +176,7 @@ SparseMatrix IncrementalPotential::damping_matrix(const Positions& q) const {
     if (beta_h <= 0.0) continue;
     damped = true;
     sys_.elastic_bodies()[i].tet_derivatives(body_nodes(sys_, body, q), true, local_g_, local_h_);
-    double* values = D.valuePtr();
-    for (int t = 0; t < sys_.elastic_bodies()[i].num_tets(); ++t) {
-      const int* slots = pattern_.element_slots(static_cast<int>(i), t);
-      const Mat<12>& ht = local_h_[t];
-      for (int r = 0; r < 12; ++r)
-        for (int c = 0; c < 12; ++c) values[slots[12 * r + c]] += beta_h * ht(r, c);
-    }
+    scatter_elements(i, beta_h, D.valuePtr());
   }
   return damped ? D : SparseMatrix(sys_.num_dofs(), sys_.num_dofs());
 }

@@ -64,9 +64,11 @@ public:
   int pattern_growths() const { return contact_pattern_.growths(); }
 
 private:
-  /// The gradient given the elastic part dPhi/dq.
-  VecX gradient_from_elastic(const StepState& s, const Positions& q, const ContactSet& contacts,
+  /// The gradient given the elastic part dPhi/dq and the collision positions x = J q.
+  VecX gradient_from_elastic(const StepState& s, const Positions& q, const Positions& x, const ContactSet& contacts,
                              const VecX& elastic) const;
+  /// Adds scale * (each tet's Hessian in local_h_) of elastic body i into values on the fixed pattern.
+  void scatter_elements(std::size_t i, double scale, double* values) const;
 
   /// Adds scale * J_c^T local J_c of every contact into H's values; node pairs
   /// missing from H's pattern go to `missing` instead.
