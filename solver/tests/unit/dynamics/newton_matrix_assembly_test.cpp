@@ -39,17 +39,25 @@ Scene two_boxes() {
   return {p, DofSystem({a, b})};
 }
 
-/// beta h K(q) from the element triplets.
-Eigen::MatrixXd reference_damping(const DofSystem& sys, const Positions& q, double h) {
-  Triplets t;
+/// f(body, triplet) for every projected elastic Hessian entry of every elastic body at q.
+template <class F>
+void for_each_stiffness_entry(const DofSystem& sys, const Positions& q, F f) {
   for (std::size_t i = 0; i < sys.elastic_bodies().size(); ++i) {
     const int body = sys.elastic_body_index()[i];
     const int offset = sys.node_offset(body);
     Triplets k;
     sys.elastic_bodies()[i].add_hessian_triplets(q.middleRows(offset, sys.bodies()[body].num_nodes()), k, 3 * offset,
                                                  true);
-    for (const auto& e : k) t.emplace_back(e.row(), e.col(), sys.bodies()[body].rayleigh_beta * h * e.value());
+    for (const auto& e : k) f(body, e);
   }
+}
+
+/// beta h K(q) from the element triplets.
+Eigen::MatrixXd reference_damping(const DofSystem& sys, const Positions& q, double h) {
+  Triplets t;
+  for_each_stiffness_entry(sys, q, [&](int body, const Eigen::Triplet<double>& e) {
+    t.emplace_back(e.row(), e.col(), sys.bodies()[body].rayleigh_beta * h * e.value());
+  });
   SparseMatrix D(sys.num_dofs(), sys.num_dofs());
   D.setFromTriplets(t.begin(), t.end());
   return Eigen::MatrixXd(D);
@@ -64,14 +72,7 @@ Eigen::MatrixXd reference_hessian(const Scene& sc, const StepState& s, const Pos
   for (int d = 0; d < 3; ++d)
     for (int i = 0; i < m.rows(); ++i)
       for (int j = 0; j < m.cols(); ++j) H(3 * i + d, 3 * j + d) += m(i, j);
-  for (std::size_t i = 0; i < sys.elastic_bodies().size(); ++i) {
-    const int body = sys.elastic_body_index()[i];
-    const int offset = sys.node_offset(body);
-    Triplets k;
-    sys.elastic_bodies()[i].add_hessian_triplets(q.middleRows(offset, sys.bodies()[body].num_nodes()), k, 3 * offset,
-                                                 true);
-    for (const auto& e : k) H(e.row(), e.col()) += h * h * e.value();
-  }
+  for_each_stiffness_entry(sys, q, [&](int, const Eigen::Triplet<double>& e) { H(e.row(), e.col()) += h * h * e.value(); });
   H += Eigen::MatrixXd(s.damping);
   for (const PrescribedTarget& t : s.targets) H.block<3, 3>(3 * t.node, 3 * t.node).diagonal().array() += t.weight * s.al_stiffness;
   const Positions x = sys.collision_positions(q);
