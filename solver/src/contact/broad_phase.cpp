@@ -94,4 +94,10 @@ Candidates find_candidates(const CollisionMesh& mesh, const Positions& x0, const
   return out;
 }
 
+Positions follow_mean_translation(const Positions& x0, const Positions& x1) {
+  if (x1.rows() == 0) return x1;
+  const Eigen::RowVector3d mean = (x1 - x0).colwise().mean();
+  return x1.rowwise() - mean;
+}
+
 }  // namespace eipc

@@ -7,6 +7,7 @@
 #include "eipc/util/parallel.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <vector>
 
 namespace eipc {
@@ -21,15 +22,15 @@ struct SweptBoxes {
   std::vector<Aabb> vertices, edges, faces;
 };
 
-SweptBoxes swept_boxes(const CollisionMesh& mesh, const Positions& x0, const Positions& x1) {
+SweptBoxes swept_boxes(const CollisionMesh& mesh, const Positions& x0, const Positions& x1, double inflation) {
   SweptBoxes b;
   b.vertices.resize(std::size_t(mesh.num_vertices()));
   b.edges.resize(std::size_t(mesh.edges.rows()));
   b.faces.resize(std::size_t(mesh.faces.rows()));
   const std::size_t grain = grain_for(0.02);
-  parallel_for_each(b.vertices.size(), grain, [&](std::size_t v) { b.vertices[v] = swept_vertex_box(x0, x1, int(v), 0.0); });
-  parallel_for_each(b.edges.size(), grain, [&](std::size_t e) { b.edges[e] = swept_edge_box(mesh, x0, x1, int(e), 0.0); });
-  parallel_for_each(b.faces.size(), grain, [&](std::size_t f) { b.faces[f] = swept_face_box(mesh, x0, x1, int(f), 0.0); });
+  parallel_for_each(b.vertices.size(), grain, [&](std::size_t v) { b.vertices[v] = swept_vertex_box(x0, x1, int(v), inflation); });
+  parallel_for_each(b.edges.size(), grain, [&](std::size_t e) { b.edges[e] = swept_edge_box(mesh, x0, x1, int(e), inflation); });
+  parallel_for_each(b.faces.size(), grain, [&](std::size_t f) { b.faces[f] = swept_face_box(mesh, x0, x1, int(f), inflation); });
   return b;
 }
 
@@ -56,15 +57,23 @@ double edge_edge_toi(const CollisionMesh& mesh, const Positions& x0, const Posit
   return toi;
 }
 
-/// Narrow phase over the pairs of `c` whose un-inflated swept boxes overlap
-/// (pairs whose boxes do not overlap cannot collide); `all_overlap` skips that
-/// test when c came from find_candidates(mesh, x0, x1, 0) itself. Most
-/// superset pairs are rejected by the box test (~0.03 us); a narrow-phase query
-/// costs ~0.5 us; the grain is set for a mix of the two.
+/// Box growth that covers the round-off of follow_mean_translation (a few ulps
+/// of the largest coordinate), so a pair that touches on a box face is kept.
+double round_off_margin(const Positions& x0, const Positions& x1) {
+  if (x0.rows() == 0) return 0.0;
+  return 16.0 * std::numeric_limits<double>::epsilon() * std::max(x0.cwiseAbs().maxCoeff(), x1.cwiseAbs().maxCoeff());
+}
+
+/// Narrow phase over the pairs of `c` whose swept boxes overlap in the frame
+/// that follows the mean translation (pairs whose boxes do not overlap cannot
+/// collide); `all_overlap` skips that test when c came from find_candidates
+/// in that frame itself. Most superset pairs are rejected by the box test
+/// (~0.03 us); a narrow-phase query costs ~0.5 us; the grain is set for a mix
+/// of the two.
 double collision_free_step(const CollisionMesh& mesh, const Positions& x0, const Positions& x1, const Candidates& c,
                            bool all_overlap, std::optional<double> ground_height, double min_distance_ratio) {
   SweptBoxes boxes;
-  if (!all_overlap) boxes = swept_boxes(mesh, x0, x1);
+  if (!all_overlap) boxes = swept_boxes(mesh, x0, follow_mean_translation(x0, x1), round_off_margin(x0, x1));
   const std::size_t grain = grain_for(all_overlap ? 0.5 : 0.06);
   double alpha = parallel_min(c.point_triangle.size(), grain, 1.0, [&](std::size_t i) {
     const PointTriangleCandidate& p = c.point_triangle[i];
@@ -92,8 +101,8 @@ double collision_free_step(const CollisionMesh& mesh, const Positions& x0, const
 
 double max_collision_free_step(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
                                std::optional<double> ground_height, double min_distance_ratio) {
-  return collision_free_step(mesh, x0, x1, find_candidates(mesh, x0, x1, 0.0), true, ground_height,
-                             min_distance_ratio);
+  const Candidates c = find_candidates(mesh, x0, follow_mean_translation(x0, x1), 2.0 * round_off_margin(x0, x1));
+  return collision_free_step(mesh, x0, x1, c, true, ground_height, min_distance_ratio);
 }
 
 double max_collision_free_step(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,

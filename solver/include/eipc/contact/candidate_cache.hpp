@@ -1,12 +1,16 @@
 // Broad-phase candidates kept across Newton iterations and time steps (a
-// "skin" or Verlet list): candidates found at reference positions x_ref with
+// "skin" or Verlet list). Candidates found at reference positions x_ref with
 // inflation dhat + 2 r contain every pair that comes within dhat, and every pair
-// whose un-inflated swept boxes overlap, for any positions (or straight sweeps
-// between positions) whose vertices all stay within r of x_ref: each primitive's
-// box moves by at most r per axis. Filtering this superset (by distance for
+// whose swept boxes overlap in the frame that follows the mean translation
+// (see follow_mean_translation), for any positions (or straight sweeps between
+// positions) that are x_ref moved by a common translation plus at most r per
+// vertex: distances do not change under a common translation, and each
+// primitive's box moves by at most r per axis relative to the others. The
+// translation is the mean displacement from x_ref, so a gripper lifting what
+// it holds keeps its candidates. Filtering this superset (by distance for
 // contacts, by swept boxes for CCD) gives exactly the sets a fresh broad phase
-// would, in the same order, so results do not change. It is rebuilt only when
-// a vertex leaves its skin.
+// in that frame would, in the same order, so results do not change. It is
+// rebuilt only when a vertex leaves its skin.
 #pragma once
 
 #include "eipc/contact/broad_phase.hpp"
@@ -18,10 +22,11 @@ public:
   /// `dhat`: contact distance; skins are between min_skin and max_skin.
   CandidateCache(double dhat, double min_skin, double max_skin);
 
-  /// A superset of find_candidates(mesh, x0, x1, dhat) (and so of the CCD
-  /// candidates of x0 -> x1). Rebuilds at x0 when a vertex of x0 or x1 is
-  /// farther than the skin from the reference; a sweep longer than max_skin
-  /// gets a one-off broad phase of its own.
+  /// A superset of find_candidates(mesh, x0, follow_mean_translation(x0, x1), dhat)
+  /// (and so of the CCD candidates of x0 -> x1, and of the contacts anywhere
+  /// on the way). Rebuilds at x0 when a vertex of x0 or x1, after removing the
+  /// mean displacement, is farther than the skin from the reference; a sweep
+  /// longer than max_skin in that frame gets a one-off broad phase of its own.
   const Candidates& along(const CollisionMesh& mesh, const Positions& x0, const Positions& x1);
   /// A superset of find_candidates(mesh, x, x, dhat).
   const Candidates& around(const CollisionMesh& mesh, const Positions& x) { return along(mesh, x, x); }

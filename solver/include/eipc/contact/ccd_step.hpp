@@ -12,8 +12,11 @@ namespace eipc {
 /// x0 -> x0 + alpha (x1 - x0) keeps every surface pair and, if `ground_height`
 /// is set, every vertex and the plane z = ground_height apart.
 ///
-/// Candidates come from find_candidates(mesh, x0, x1, 0) (swept boxes that do
-/// not overlap cannot collide). As in IPC, each pair (and each vertex against
+/// Candidates: the pairs whose swept boxes overlap in the frame that follows
+/// the mean translation, find_candidates(mesh, x0, follow_mean_translation(x0, x1), ~0)
+/// (a common translation changes no distance, and swept boxes that do not
+/// overlap cannot collide; the boxes are grown by a few ulps against the
+/// round-off of the frame change). As in IPC, each pair (and each vertex against
 /// the ground) is stepped with additive CCD to a minimum separation
 /// xi = min_distance_ratio * d(x0), d(x0) its current distance, so a step never
 /// reaches zero distance (e.g. ratio 0.1 keeps at least ~10% of the gap).
@@ -23,10 +26,10 @@ namespace eipc {
 double max_collision_free_step(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
                                std::optional<double> ground_height, double min_distance_ratio);
 
-/// The same, with candidates from any superset of find_candidates(mesh, x0, x1, 0)
-/// (e.g. the line-search candidates find_candidates(mesh, x0, x1, dhat), so one
-/// broad phase serves both). Pairs whose un-inflated swept boxes do not overlap
-/// are skipped, so the result equals the overload above.
+/// The same, with candidates from any superset of those (e.g. the line-search
+/// candidates of CandidateCache::along, so one broad phase serves both). Pairs
+/// whose swept boxes do not overlap in that frame are skipped, so the result
+/// equals the overload above.
 double max_collision_free_step(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
                                const Candidates& superset, std::optional<double> ground_height,
                                double min_distance_ratio);
