@@ -121,6 +121,14 @@ ContactSet build_contact_set(const CollisionMesh& mesh, const Positions& x, cons
   return set;
 }
 
+bool same_pairs(const ContactSet& a, const ContactSet& b) {
+  return std::equal(a.contacts.begin(), a.contacts.end(), b.contacts.begin(), b.contacts.end(),
+                    [](const Contact& p, const Contact& q) {
+                      return p.kind == q.kind && p.vertices == q.vertices && p.pt_type == q.pt_type &&
+                             p.ee_type == q.ee_type;
+                    });
+}
+
 double contact_distance(const Contact& c, const Positions& x, std::optional<double> ground_height) {
   const auto& v = c.vertices;
   switch (c.kind) {

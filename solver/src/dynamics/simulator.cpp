@@ -16,12 +16,16 @@ namespace {
 
 /// Zeroes the rows and columns of fixed DOFs and puts 1 on their diagonal (kept
 /// in place, so the pattern does not depend on which DOFs are fixed).
+void eliminate_fixed(VecX& g, const std::vector<bool>& fixed) {
+  for (std::size_t i = 0; i < fixed.size(); ++i)
+    if (fixed[i]) g[static_cast<Eigen::Index>(i)] = 0.0;
+}
+
 void eliminate_fixed(SparseMatrix& H, VecX& g, const std::vector<bool>& fixed) {
   for (int col = 0; col < H.outerSize(); ++col)
     for (SparseMatrix::InnerIterator it(H, col); it; ++it)
       if (fixed[it.row()] || fixed[col]) it.valueRef() = it.row() == col ? 1.0 : 0.0;
-  for (std::size_t i = 0; i < fixed.size(); ++i)
-    if (fixed[i]) g[static_cast<Eigen::Index>(i)] = 0.0;
+  eliminate_fixed(g, fixed);
 }
 
 /// Adds the wall time of its lifetime to a counter.
@@ -131,6 +135,15 @@ double Simulator::current_min_distance() const {
   return minimum_distance(sys_.collision_mesh(), x, c, params_.ground_height);
 }
 
+bool Simulator::finished(Positions& q, const Positions& dq) const {
+  if (sys_.max_fine_displacement(dq) / params_.dt >= params_.solver.newton_tol) return false;
+  // Converged: still take this last (tiny) step when it is collision free.
+  // Otherwise the stopping error, up to newton_tol * h per step, builds up
+  // along a run that starts Newton near the answer (warm start).
+  if (sweep(q, dq).max_step >= 1.0) q += dq;
+  return true;
+}
+
 Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std::vector<bool>& fixed, double t1) {
   NewtonResult result;
   std::optional<double> e0;  // energy at q with the current contacts (known after an accepted step)
@@ -162,41 +175,55 @@ Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std:
     if (!solved)
       throw SolverFailure("linear solve failed (system not positive definite) at t = " + std::to_string(t1) + " s");
     const Positions dq = as_positions(direction);
-    if (sys_.max_fine_displacement(dq) / params_.dt < params_.solver.newton_tol) {
-      // Converged: still take this last (tiny) step when it is collision free.
-      // Otherwise the stopping error, up to newton_tol * h per step, builds up
-      // along a run that starts Newton near the answer (warm start).
-      if (sweep(q, dq).max_step >= 1.0) q += dq;
-      return result;
-    }
+    if (finished(q, dq)) return result;
 
     // Largest collision-free step, then backtracking until the energy decreases.
     // The candidates of the sweep hold every pair closer than dhat anywhere on
     // it: they serve both the CCD and the line search.
     const Sweep sw = sweep(q, dq);
     double alpha = std::min(1.0, sw.max_step);
-    ScopedTimer timer(times_.line_search);
-    if (!e0) e0 = potential_.energy(s, q, contacts);
-    if (!std::isfinite(*e0))
-      throw SolverFailure("non-finite energy (NaN or inf) at t = " + std::to_string(t1) + " s");
-    for (;;) {
-      const Positions trial = q + alpha * dq;
-      // These are exactly the contacts the next iteration finds at trial (same candidates).
-      ContactSet trial_contacts = potential_.contacts(trial, *sw.candidates);
-      const double e = potential_.energy(s, trial, trial_contacts);
-      if (e <= *e0) {
-        e0 = e;
-        q = trial;
-        accepted = std::move(trial_contacts);
-        break;
+    {
+      ScopedTimer timer(times_.line_search);
+      if (!e0) e0 = potential_.energy(s, q, contacts);
+      if (!std::isfinite(*e0))
+        throw SolverFailure("non-finite energy (NaN or inf) at t = " + std::to_string(t1) + " s");
+      for (;;) {
+        const Positions trial = q + alpha * dq;
+        // These are exactly the contacts the next iteration finds at trial (same candidates).
+        ContactSet trial_contacts = potential_.contacts(trial, *sw.candidates);
+        const double e = potential_.energy(s, trial, trial_contacts);
+        if (e <= *e0) {
+          e0 = e;
+          q = trial;
+          accepted = std::move(trial_contacts);
+          break;
+        }
+        alpha *= 0.5;
+        ++result.line_search_steps;
+        if (alpha < 1e-12) {
+          // No decrease even for a tiny step: the direction is at round-off level.
+          if (sys_.max_fine_displacement(dq) / params_.dt < 1e3 * params_.solver.newton_tol) return result;
+          throw SolverFailure("line search found no decrease at t = " + std::to_string(t1) + " s");
+        }
       }
-      alpha *= 0.5;
-      ++result.line_search_steps;
-      if (alpha < 1e-12) {
-        // No decrease even for a tiny step: the direction is at round-off level.
-        if (sys_.max_fine_displacement(dq) / params_.dt < 1e3 * params_.solver.newton_tol) return result;
-        throw SolverFailure("line search found no decrease at t = " + std::to_string(t1) + " s");
+    }
+    // Convergence test with the Hessian just factorised: when the contact pairs
+    // are the ones it was assembled with, it is still close to the Hessian at q,
+    // and the test costs a gradient and two triangular solves instead of an
+    // assembly and a factorisation (the last iteration of every step).
+    if (same_pairs(*accepted, contacts)) {
+      VecX g1;
+      {
+        ScopedTimer timer(times_.assembly);
+        g1 = potential_.gradient(s, q, *accepted);
+        eliminate_fixed(g1, fixed);
       }
+      bool solved_again;
+      {
+        ScopedTimer timer(times_.linear_solve);
+        solved_again = linear_solver_.solve_again(-g1, direction);
+      }
+      if (solved_again && finished(q, as_positions(direction))) return result;
     }
   }
 }

@@ -30,6 +30,12 @@ double energy_of(const Model& m, const Mat3& F, SvdMemo&) {
 double energy_of(const LinearCorotated& m, const Mat3& F, SvdMemo& memo) { return m.energy(memo.of(F)); }
 
 template <class Model>
+Mat3 stress_of(const Model& m, const Mat3& F, SvdMemo&) {
+  return m.stress(F);
+}
+Mat3 stress_of(const LinearCorotated& m, const Mat3& F, SvdMemo& memo) { return m.stress(F, memo.of(F)); }
+
+template <class Model>
 void stress_and_derivative_of(const Model& m, const Mat3& F, bool project, Mat3& P, Mat<9>& dP, SvdMemo&) {
   stress_and_derivative_of(m, F, project, P, dP);
 }
@@ -56,6 +62,10 @@ Mat<9> ConstitutiveModel::stress_derivative(const Mat3& F, bool project) const {
 
 double ConstitutiveModel::energy(const Mat3& F, SvdMemo& memo) const {
   return std::visit([&](const auto& m) { return energy_of(m, F, memo); }, model_);
+}
+
+Mat3 ConstitutiveModel::stress(const Mat3& F, SvdMemo& memo) const {
+  return std::visit([&](const auto& m) { return stress_of(m, F, memo); }, model_);
 }
 
 void ConstitutiveModel::stress_and_derivative(const Mat3& F, bool project, Mat3& P, Mat<9>& dP,

@@ -94,7 +94,10 @@ void ElasticBody::add_gradient(const Positions& x, VecX& g, int dof_offset) cons
   if (dof_offset < 0 || g.size() < dof_offset + 3 * num_vertices_)
     throw std::invalid_argument("ElasticBody::add_gradient: gradient vector too short");
   std::vector<Vec<12>> local(num_tets());
-  for_each_tet(num_tets(), kGradientCost, [&](int t) { local[t] = tet_gradient(x, t); });
+  for_each_tet(num_tets(), kGradientCost, [&](int t) {
+    const Mat3 P = model_.stress(deformation_gradient(x, tets_, t, Dm_inv_[t]), svd_memo_[t]);
+    local[t] = volumes_[t] * pull_back_stress(P, Dm_inv_[t]);
+  });
   for (int t = 0; t < num_tets(); ++t)
     for (int a = 0; a < 4; ++a) g.segment<3>(dof_offset + 3 * tets_(t, a)) += local[t].segment<3>(3 * a);
 }

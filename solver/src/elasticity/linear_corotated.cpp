@@ -16,8 +16,9 @@ double LinearCorotated::energy(const RotationVariantSvd& s) const {
   return mu_ * (s.sigma.array() - 1.0).square().sum() + 0.5 * lambda_ * trace_strain * trace_strain;
 }
 
-Mat3 LinearCorotated::stress(const Mat3& F) const {
-  const RotationVariantSvd s = rotation_variant_svd(F);
+Mat3 LinearCorotated::stress(const Mat3& F) const { return stress(F, rotation_variant_svd(F)); }
+
+Mat3 LinearCorotated::stress(const Mat3& F, const RotationVariantSvd& s) const {
   const Mat3 R = s.U * s.V.transpose();
   return 2.0 * mu_ * (F - R) + lambda_ * (s.sigma.sum() - 3.0) * R;
 }
@@ -34,8 +35,7 @@ void LinearCorotated::stress_and_derivative(const Mat3& F, bool project, Mat3& P
 
 void LinearCorotated::stress_and_derivative(const Mat3& F, const RotationVariantSvd& s, bool project, Mat3& P,
                                             Mat<9>& dP) const {
-  const Mat3 R = s.U * s.V.transpose();
-  P = 2.0 * mu_ * (F - R) + lambda_ * (s.sigma.sum() - 3.0) * R;
+  P = stress(F, s);
   dP = hessian(s, project);
 }
 

@@ -7,6 +7,8 @@
 #endif
 #include <Eigen/SparseCholesky>
 
+#include <functional>
+
 namespace eipc {
 
 namespace {
@@ -26,6 +28,7 @@ struct CachedFactorization {
   Factorization solver;
   Eigen::SparseMatrix<double> pattern;
   bool analysed = false;
+  bool factorized = false;
 
   bool solve(const Eigen::SparseMatrix<double>& A, const VecX& b, VecX& x) {
     if (!analysed || !same_pattern(A, pattern)) {
@@ -35,7 +38,12 @@ struct CachedFactorization {
       analysed = true;
     }
     solver.factorize(A);
-    if (solver.info() != Eigen::Success) return false;
+    factorized = solver.info() == Eigen::Success;
+    return factorized && solve_again(b, x);
+  }
+
+  bool solve_again(const VecX& b, VecX& x) {
+    if (!factorized || b.size() != pattern.rows()) return false;
     x = solver.solve(b);
     return solver.info() == Eigen::Success && x.allFinite();
   }
@@ -55,25 +63,27 @@ struct LinearSolver::Impl {
   CachedFactorization<CholmodSupernodal> cholmod;
 #endif
   const char* last = "none";
+  std::function<bool(const VecX&, VecX&)> solve_again;  ///< with the factorisation of the last solve
 };
 
 LinearSolver::LinearSolver() : impl_(std::make_unique<Impl>()) {}
 LinearSolver::~LinearSolver() = default;
 
 bool LinearSolver::solve(const Eigen::SparseMatrix<double>& A, const VecX& b, VecX& x) {
+  Impl& m = *impl_;
+  auto use = [&](const char* name, auto& factorization) {
+    m.last = name;
+    m.solve_again = [&factorization](const VecX& rhs, VecX& out) { return factorization.solve_again(rhs, out); };
+    return factorization.solve(A, b, x);
+  };
 #ifdef EIPC_HAVE_CHOLMOD
-  if (A.rows() >= kCholmodMinDofs) {
-    impl_->last = "cholmod-supernodal";
-    return impl_->cholmod.solve(A, b, x);
-  }
+  if (A.rows() >= kCholmodMinDofs) return use("cholmod-supernodal", m.cholmod);
 #endif
-  if (A.rows() % 3 == 0 && A.isCompressed()) {
-    impl_->last = "block-ldlt";
-    return impl_->block.solve(A, b, x);
-  }
-  impl_->last = "eigen-simplicial-ldlt";
-  return impl_->simplicial.solve(A, b, x);
+  if (A.rows() % 3 == 0 && A.isCompressed()) return use("block-ldlt", m.block);
+  return use("eigen-simplicial-ldlt", m.simplicial);
 }
+
+bool LinearSolver::solve_again(const VecX& b, VecX& x) { return impl_->solve_again && impl_->solve_again(b, x); }
 
 const char* LinearSolver::name() const { return impl_->last; }
 

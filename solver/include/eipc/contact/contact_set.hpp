@@ -43,6 +43,10 @@ struct ContactSet {
 ContactSet build_contact_set(const CollisionMesh& mesh, const Positions& x, const Candidates& candidates,
                              double dhat, std::optional<double> ground_height = std::nullopt);
 
+/// Same pairs with the same distance types, in the same order (the same
+/// barrier terms, so the same Hessian structure).
+bool same_pairs(const ContactSet& a, const ContactSet& b);
+
 /// Unsquared distance of one contact at x (for ground: z - height).
 double contact_distance(const Contact& c, const Positions& x, std::optional<double> ground_height);
 

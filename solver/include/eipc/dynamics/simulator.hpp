@@ -73,6 +73,9 @@ private:
     int line_search_steps = 0;
   };
   NewtonResult newton(StepState& s, Positions& q, const std::vector<bool>& fixed_dof, double t1);
+  /// Newton's stopping test on the step dq from q (largest fine-vertex move
+  /// below newton_tol * h); when it passes, takes dq if that is collision free.
+  bool finished(Positions& q, const Positions& dq) const;
   /// Moves prescribed nodes to their targets at t1 if the straight move is collision free.
   bool try_move_prescribed(Positions& q, const std::vector<Vec3>& targets) const;
   /// Newton's start: prescribed nodes to their targets (all or nothing, as

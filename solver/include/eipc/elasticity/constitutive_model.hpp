@@ -28,9 +28,10 @@ public:
   Mat<9> stress_derivative(const Mat3& F, bool project = false) const;
   /// stress(F) and stress_derivative(F, project) together (one SVD for linear corotated).
   void stress_and_derivative(const Mat3& F, bool project, Mat3& P, Mat<9>& dP) const;
-  /// energy() and stress_and_derivative() reusing the SVD of F kept in `memo`
-  /// (models without an SVD ignore it).
+  /// energy(), stress() and stress_and_derivative() reusing the SVD of F kept
+  /// in `memo` (models without an SVD ignore it).
   double energy(const Mat3& F, SvdMemo& memo) const;
+  Mat3 stress(const Mat3& F, SvdMemo& memo) const;
   void stress_and_derivative(const Mat3& F, bool project, Mat3& P, Mat<9>& dP, SvdMemo& memo) const;
 
 private:

@@ -66,8 +66,8 @@ private:
   Material material_;
   ConstitutiveModel model_;
   std::vector<Mat3> Dm_inv_;
-  /// Per tet, the SVD of its last F (energy() and tet_derivatives() reuse it).
-  /// So these two must not run concurrently on the same body.
+  /// Per tet, the SVD of its last F (energy(), add_gradient() and
+  /// tet_derivatives() reuse it), so these must not run concurrently on one body.
   mutable std::vector<SvdMemo> svd_memo_;
 };
 

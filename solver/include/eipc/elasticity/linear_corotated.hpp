@@ -30,6 +30,7 @@ public:
   void stress_and_derivative(const Mat3& F, bool project, Mat3& P, Mat<9>& dP) const;
   /// The same from a given SVD of F.
   double energy(const RotationVariantSvd& s) const;
+  Mat3 stress(const Mat3& F, const RotationVariantSvd& s) const;
   void stress_and_derivative(const Mat3& F, const RotationVariantSvd& s, bool project, Mat3& P, Mat<9>& dP) const;
 
 private:

@@ -29,6 +29,9 @@ public:
   /// Solves A x = b for symmetric positive-definite A (lower and upper stored).
   /// Returns false if the factorisation fails (A not positive definite).
   bool solve(const Eigen::SparseMatrix<double>& A, const VecX& b, VecX& x);
+  /// Solves with the matrix of the last successful solve (its factorisation is
+  /// kept): only the triangular solves. Returns false if there is none.
+  bool solve_again(const VecX& b, VecX& x);
   /// The factorisation used by the last solve.
   const char* name() const;
 

@@ -123,7 +123,9 @@ TEST_CASE("eipc sweep runs every combination, certifies it and tabulates runs.cs
 TEST_CASE("eipc sweep keeps failed runs, reports them and exits 3", "[cli][sweep]") {
   Workspace w;
   const fs::path out = w.dir / "sweep";
-  const Result r = run_eipc("sweep " + scene(w) + " --dt 0.01 --embedding full --set solver.max_newton_iters=1 --out " +
+  // One Newton iteration cannot converge the step in which a cube hits the ground at 1 m/s.
+  const std::string falling = w.scene(R"(, "velocity": [0, 0, -1], "embeddings": {"affine": "affine"})");
+  const Result r = run_eipc("sweep " + falling + " --dt 0.01 --embedding full --set solver.max_newton_iters=1 --out " +
                             out.string());
   INFO(r.output);
   CHECK(r.code == 3);
