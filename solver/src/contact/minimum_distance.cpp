@@ -33,4 +33,12 @@ double minimum_distance(const CollisionMesh& mesh, const Positions& x, const Can
   return m;
 }
 
+double minimum_distance(const CollisionMesh& mesh, const Positions& x, const Candidates& candidates,
+                        const ContactSet& contacts) {
+  if (contacts.empty()) return minimum_distance(mesh, x, candidates, contacts.ground_height);
+  double m = std::numeric_limits<double>::infinity();
+  for (const Contact& c : contacts.contacts) m = std::min(m, contact_distance(c, x, contacts.ground_height));
+  return m;
+}
+
 }  // namespace eipc

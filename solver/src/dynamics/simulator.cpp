@@ -304,7 +304,7 @@ StepStats Simulator::step() {
   const Candidates& c = candidates_near(q_);
   contacts_ = potential_.contacts(q_, c);
   const ContactSet& contacts = *contacts_;
-  stats.min_distance = minimum_distance(mesh, x, c, params_.ground_height);
+  stats.min_distance = minimum_distance(mesh, x, c, contacts);
   stats.active_pairs = static_cast<int>(contacts.size());
   const FrictionSet friction = s.friction.value_or(FrictionSet{});
   forces_ = body_pair_forces(mesh, contacts, contact_normal_forces(x, contacts, params_.contact.dhat, params_.contact.kappa),

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -96,6 +97,7 @@ struct TrajectoryWriter::Impl {
   TrajectoryHeader header;
   TrajectoryWriterOptions options;
   Handle file;
+  std::chrono::steady_clock::time_point last_flush;
   // Per-frame 1-D datasets, in the order of `frame_dataset_names`.
   std::vector<Handle> frame_datasets;
   std::vector<Handle> positions;  // per body [F, N, 3]
@@ -185,7 +187,7 @@ TrajectoryWriter::TrajectoryWriter(const std::string& path, const TrajectoryHead
                                    TrajectoryWriterOptions options)
     : impl_(std::make_unique<Impl>()) {
   check_trajectory_header(header);
-  if (options.flush_every < 1) throw std::invalid_argument("TrajectoryWriter: flush_every must be >= 1");
+  if (!(options.flush_seconds >= 0.0)) throw std::invalid_argument("TrajectoryWriter: flush_seconds must be >= 0");
   if (options.write_xdmf && trajectory_xdmf_path(path) == path)
     throw InputError(path + ": a trajectory file cannot have the extension .xdmf");
   h5::silence_library_errors();
@@ -206,6 +208,7 @@ TrajectoryWriter::TrajectoryWriter(const std::string& path, const TrajectoryHead
       write_body(m.file, header.bodies[i], static_cast<int>(i));
     m.create_frame_datasets();
     h5::check(H5Fflush(m.file, H5F_SCOPE_GLOBAL), "flushing");
+    m.last_flush = std::chrono::steady_clock::now();
   } catch (const h5::Error& e) {
     throw std::runtime_error(m.partial + ": " + e.what());
   }
@@ -271,8 +274,11 @@ void TrajectoryWriter::append(const Frame& frame) {
     m.append_contact(forces, f);
     m.times.push_back(frame.time);
     m.last_step = frame.step;
-    if (m.times.size() % static_cast<std::size_t>(m.options.flush_every) == 0)
+    const auto now = std::chrono::steady_clock::now();
+    if (std::chrono::duration<double>(now - m.last_flush).count() >= m.options.flush_seconds) {
       h5::check(H5Fflush(m.file, H5F_SCOPE_GLOBAL), "flushing");
+      m.last_flush = now;
+    }
   } catch (const h5::Error& e) {
     throw std::runtime_error(m.partial + ": appending frame " + std::to_string(m.times.size()) +
                              ": " + e.what());

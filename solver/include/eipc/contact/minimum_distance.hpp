@@ -2,6 +2,7 @@
 #pragma once
 
 #include "eipc/contact/collision_mesh.hpp"
+#include "eipc/contact/contact_set.hpp"
 
 #include <optional>
 
@@ -11,5 +12,11 @@ namespace eipc {
 /// over all vertices of z - ground_height. +infinity when there is nothing to measure.
 double minimum_distance(const CollisionMesh& mesh, const Positions& x, const Candidates& candidates,
                         std::optional<double> ground_height = std::nullopt);
+
+/// The same from the contacts of x when there are any: every pair closer than
+/// dhat is a contact, so the closest one is among them (a candidate pass only
+/// when nothing is within dhat).
+double minimum_distance(const CollisionMesh& mesh, const Positions& x, const Candidates& candidates,
+                        const ContactSet& contacts);
 
 }  // namespace eipc

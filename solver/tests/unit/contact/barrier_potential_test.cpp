@@ -80,6 +80,18 @@ TEST_CASE("minimum distance equals the brute-force minimum over candidates", "[c
   CHECK(minimum_distance(m, soup.x, soup.candidates) == std::sqrt(brute));
   CHECK(minimum_distance(m, soup.x, soup.candidates, -1.0) == std::sqrt(brute));
   CHECK(minimum_distance(m, soup.x, soup.candidates, soup.x.col(2).minCoeff() - 1e-4) == Approx(1e-4));
+
+  // From the contacts: the same minimum when the closest pair is within dhat, a
+  // candidate pass when nothing is.
+  const double closest = std::sqrt(brute);
+  for (const double dhat : {2.0 * closest, 0.5 * closest}) {
+    const ContactSet contacts = build_contact_set(m, soup.x, soup.candidates, dhat);
+    CHECK(contacts.empty() == (dhat < closest));
+    CHECK(minimum_distance(m, soup.x, soup.candidates, contacts) == Approx(closest).epsilon(1e-12));
+  }
+  const double ground = soup.x.col(2).minCoeff() - 0.1 * closest;
+  const ContactSet with_ground = build_contact_set(m, soup.x, soup.candidates, 2.0 * closest, ground);
+  CHECK(minimum_distance(m, soup.x, soup.candidates, with_ground) == Approx(0.1 * closest).epsilon(1e-9));
 }
 
 TEST_CASE("barrier potential gradient and Hessian match finite differences", "[contact][barrier][fd]") {
