@@ -2,8 +2,6 @@
 
 #include "eipc/util/parallel.hpp"
 
-#include <tbb/parallel_invoke.h>
-
 #include <algorithm>
 
 namespace eipc {
@@ -56,10 +54,7 @@ Candidates find_candidates(const CollisionMesh& mesh, const Positions& x0, const
   parallel_for_each(nv, box_grain, [&](std::size_t v) { vertex_boxes[v] = swept_vertex_box(x0, x1, int(v), r); });
 
   AabbTree face_tree, edge_tree;
-  if (max_threads() > 1)
-    tbb::parallel_invoke([&] { face_tree = AabbTree(face_boxes); }, [&] { edge_tree = AabbTree(edge_boxes); });
-  else
-    face_tree = AabbTree(face_boxes), edge_tree = AabbTree(edge_boxes);
+  parallel_both([&] { face_tree = AabbTree(face_boxes); }, [&] { edge_tree = AabbTree(edge_boxes); });
 
   // A tree query costs ~0.3 us: 64 queries make a chunk worth a task.
   constexpr std::size_t kQueryChunk = 64;

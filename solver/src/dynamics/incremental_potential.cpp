@@ -2,6 +2,7 @@
 
 #include "eipc/contact/barrier_potential.hpp"
 #include "eipc/contact/friction_potential.hpp"
+#include "eipc/util/parallel.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -94,36 +95,42 @@ void IncrementalPotential::gradient_and_hessian(const StepState& s, const Positi
   const double h2 = params_.dt * params_.dt;
   // Mass, elasticity, damping and the augmented Lagrangian on the fixed pattern.
   const SparseMatrix& fixed = pattern_.mass();
+  if (s.damping.nonZeros() > 0 &&
+      (s.damping.nonZeros() != fixed.nonZeros() || s.damping.cols() != fixed.cols() ||
+       !std::equal(fixed.outerIndexPtr(), fixed.outerIndexPtr() + fixed.cols() + 1, s.damping.outerIndexPtr()) ||
+       !std::equal(fixed.innerIndexPtr(), fixed.innerIndexPtr() + fixed.nonZeros(), s.damping.innerIndexPtr())))
+    throw std::invalid_argument("StepState::damping is not on the Hessian pattern (use damping_matrix())");
   std::vector<double>& values = fixed_values_;
-  values.assign(fixed.valuePtr(), fixed.valuePtr() + fixed.nonZeros());
   VecX elastic = VecX::Zero(sys_.num_dofs());
-  for (std::size_t i = 0; i < sys_.elastic_bodies().size(); ++i) {
-    const int body = sys_.elastic_body_index()[i];
-    const ElasticBody& eb = sys_.elastic_bodies()[i];
-    eb.tet_derivatives(body_nodes(sys_, body, q), project, local_g_, local_h_);
-    const int offset = 3 * sys_.node_offset(body);
-    for (int t = 0; t < eb.num_tets(); ++t)
-      for (int a = 0; a < 4; ++a) elastic.segment<3>(offset + 3 * eb.tets()(t, a)) += local_g_[t].segment<3>(3 * a);
-    scatter_elements(i, h2, values.data());
-  }
-  if (s.damping.nonZeros() > 0) {
-    if (s.damping.nonZeros() != fixed.nonZeros() || s.damping.cols() != fixed.cols() ||
-        !std::equal(fixed.outerIndexPtr(), fixed.outerIndexPtr() + fixed.cols() + 1, s.damping.outerIndexPtr()) ||
-        !std::equal(fixed.innerIndexPtr(), fixed.innerIndexPtr() + fixed.nonZeros(), s.damping.innerIndexPtr()))
-      throw std::invalid_argument("StepState::damping is not on the Hessian pattern (use damping_matrix())");
-    const double* d = s.damping.valuePtr();
-    for (std::size_t k = 0; k < values.size(); ++k) values[k] += d[k];
-  }
-  for (const PrescribedTarget& p : s.targets)
-    for (int d = 0; d < 3; ++d) values[pattern_.diagonal_slot(3 * p.node + d)] += p.weight * s.al_stiffness;
+  auto elastic_part = [&] {
+    values.assign(fixed.valuePtr(), fixed.valuePtr() + fixed.nonZeros());
+    for (std::size_t i = 0; i < sys_.elastic_bodies().size(); ++i) {
+      const int body = sys_.elastic_body_index()[i];
+      const ElasticBody& eb = sys_.elastic_bodies()[i];
+      eb.tet_derivatives(body_nodes(sys_, body, q), project, local_g_, local_h_);
+      const int offset = 3 * sys_.node_offset(body);
+      for (int t = 0; t < eb.num_tets(); ++t)
+        for (int a = 0; a < 4; ++a) elastic.segment<3>(offset + 3 * eb.tets()(t, a)) += local_g_[t].segment<3>(3 * a);
+      scatter_elements(i, h2, values.data());
+    }
+    if (s.damping.nonZeros() > 0) {
+      const double* d = s.damping.valuePtr();
+      for (std::size_t k = 0; k < values.size(); ++k) values[k] += d[k];
+    }
+    for (const PrescribedTarget& p : s.targets)
+      for (int d = 0; d < 3; ++d) values[pattern_.diagonal_slot(3 * p.node + d)] += p.weight * s.al_stiffness;
+  };
+  // Contact and friction blocks (computed meanwhile), pulled back to the nodes
+  // contact by contact and added into the grown pattern; a node pair not seen
+  // before grows it (rare).
   const Positions x = sys_.collision_positions(q);
+  std::vector<Mat<12>> barrier, friction;
+  auto contact_part = [&] {
+    barrier = barrier_potential_local_hessians(x, contacts, params_.contact.dhat, project);
+    if (s.friction) friction = friction_potential_local_hessians(x, s.x_prev, *s.friction, project);
+  };
+  parallel_both(elastic_part, contact_part);
   gradient = gradient_from_elastic(s, q, x, contacts, elastic);
-
-  // Contact and friction blocks, pulled back to the nodes contact by contact and
-  // added into the grown pattern; a node pair not seen before grows it (rare).
-  const std::vector<Mat<12>> barrier = barrier_potential_local_hessians(x, contacts, params_.contact.dhat, project);
-  std::vector<Mat<12>> friction;
-  if (s.friction) friction = friction_potential_local_hessians(x, s.x_prev, *s.friction, project);
   contact_pattern_.reset_if_oversized();
   for (;;) {
     H = contact_pattern_.matrix();

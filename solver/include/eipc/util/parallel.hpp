@@ -12,6 +12,7 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_invoke.h>
 #include <tbb/parallel_reduce.h>
 
 #include <algorithm>
@@ -77,6 +78,18 @@ void parallel_for_chunks(std::size_t n, std::size_t grain, Body&& body) {
   }
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, forced ? 1 : grain),
                     [&](const tbb::blocked_range<std::size_t>& r) { body(r.begin(), r.end()); });
+}
+
+/// a() and b(), at the same time when more than one thread is allowed (for two
+/// independent pieces of work that are each too small to split well).
+template <class A, class B>
+void parallel_both(A&& a, B&& b) {
+  if (max_threads() > 1 || detail::force_parallel()) {
+    tbb::parallel_invoke(a, b);
+  } else {
+    a();
+    b();
+  }
 }
 
 /// f(i) for i in [0, n); see parallel_for_chunks.
