@@ -76,7 +76,7 @@ std::vector<Vec3> Simulator::prescribed_targets(double t) const {
   return targets;
 }
 
-Simulator::Sweep Simulator::sweep(const Positions& q, const Positions& dq) const {
+Simulator::Sweep Simulator::sweep(const Positions& q, const Positions& dq, double separation) const {
   const Positions x0 = sys_.collision_positions(q);
   const Positions x1 = sys_.collision_positions(q + dq);
   Sweep s;
@@ -85,6 +85,11 @@ Simulator::Sweep Simulator::sweep(const Positions& q, const Positions& dq) const
     s.candidates = &candidates_.along(sys_.collision_mesh(), x0, x1);
   }
   ScopedTimer timer(times_.ccd);
+  // No distance (pair or ground) changes by more than twice the largest vertex
+  // move, so a move that cannot close (1 - ratio) of the smallest distance
+  // keeps every pair above the CCD's separation without a narrow phase.
+  const double move = x0.rows() > 0 ? (x1 - x0).rowwise().norm().maxCoeff() : 0.0;
+  if (2.0 * move < (1.0 - params_.solver.ccd_separation_ratio) * separation) return s;
   s.max_step = max_collision_free_step(sys_.collision_mesh(), x0, x1, *s.candidates, params_.ground_height,
                                        params_.solver.ccd_separation_ratio);
   return s;
@@ -107,7 +112,16 @@ bool Simulator::try_move_prescribed(Positions& q, const std::vector<Vec3>& targe
   return true;
 }
 
-bool Simulator::start_step(Positions& q, const std::vector<Vec3>& targets, const Positions& q_tilde) const {
+double Simulator::separation(const Positions& q, const ContactSet& contacts) const {
+  double closest = params_.contact.dhat;
+  if (contacts.empty()) return closest;
+  const Positions x = sys_.collision_positions(q);
+  for (const Contact& c : contacts.contacts) closest = std::min(closest, contact_distance(c, x, contacts.ground_height));
+  return closest;
+}
+
+bool Simulator::start_step(Positions& q, const std::vector<Vec3>& targets, const Positions& q_tilde,
+                           double separation) const {
   auto free_nodes_to_tilde = [&](const Positions& from) {
     Positions d = q_tilde - from;
     for (const PrescribedNode& p : sys_.prescribed()) d.row(p.node).setZero();
@@ -119,7 +133,7 @@ bool Simulator::start_step(Positions& q, const std::vector<Vec3>& targets, const
     both.row(node) = targets[i].transpose() - q.row(node);
   }
   // Usually the whole move is collision free: one sweep.
-  if (!both.isZero(0.0) && sweep(q, both).max_step >= 1.0) {
+  if (!both.isZero(0.0) && sweep(q, both, separation).max_step >= 1.0) {
     q += both;
     return true;
   }
@@ -135,12 +149,13 @@ double Simulator::current_min_distance() const {
   return minimum_distance(sys_.collision_mesh(), x, c, params_.ground_height);
 }
 
-bool Simulator::finished(Positions& q, const Positions& dq) const {
-  if (sys_.max_fine_displacement(dq) / params_.dt >= params_.solver.newton_tol) return false;
+bool Simulator::finished(Positions& q, const Positions& dq, const ContactSet& contacts) const {
+  const double move = sys_.max_fine_displacement(dq);
+  if (move / params_.dt >= params_.solver.newton_tol) return false;
   // Converged: still take this last (tiny) step when it is collision free.
   // Otherwise the stopping error, up to newton_tol * h per step, builds up
   // along a run that starts Newton near the answer (warm start).
-  if (sweep(q, dq).max_step >= 1.0) q += dq;
+  if (sweep(q, dq, separation(q, contacts)).max_step >= 1.0) q += dq;
   return true;
 }
 
@@ -175,12 +190,12 @@ Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std:
     if (!solved)
       throw SolverFailure("linear solve failed (system not positive definite) at t = " + std::to_string(t1) + " s");
     const Positions dq = as_positions(direction);
-    if (finished(q, dq)) return result;
+    if (finished(q, dq, contacts)) return result;
 
     // Largest collision-free step, then backtracking until the energy decreases.
     // The candidates of the sweep hold every pair closer than dhat anywhere on
     // it: they serve both the CCD and the line search.
-    const Sweep sw = sweep(q, dq);
+    const Sweep sw = sweep(q, dq, separation(q, contacts));
     double alpha = std::min(1.0, sw.max_step);
     {
       ScopedTimer timer(times_.line_search);
@@ -223,7 +238,7 @@ Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std:
         ScopedTimer timer(times_.linear_solve);
         solved_again = linear_solver_.solve_again(-g1, direction);
       }
-      if (solved_again && finished(q, as_positions(direction))) return result;
+      if (solved_again && finished(q, as_positions(direction), *accepted)) return result;
     }
   }
 }
@@ -251,7 +266,7 @@ StepStats Simulator::step() {
   std::vector<bool> fixed(sys_.num_dofs(), false);
   // Starting from x_t + h v_t instead of x_t halves the Newton iterations of
   // steady motion (grasp: 5.8 -> 3.6 per step at h = 0.02) with the same result.
-  const bool moved = start_step(q, targets, s.q_tilde);
+  const bool moved = start_step(q, targets, s.q_tilde, contacts_ ? separation(q, *contacts_) : 0.0);
   if (moved)
     for (const PrescribedNode& p : sys_.prescribed())
       for (int d = 0; d < 3; ++d) fixed[3 * p.node + d] = true;

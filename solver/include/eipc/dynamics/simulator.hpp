@@ -75,13 +75,16 @@ private:
   NewtonResult newton(StepState& s, Positions& q, const std::vector<bool>& fixed_dof, double t1);
   /// Newton's stopping test on the step dq from q (largest fine-vertex move
   /// below newton_tol * h); when it passes, takes dq if that is collision free.
-  bool finished(Positions& q, const Positions& dq) const;
+  /// `contacts`: the contacts at q.
+  bool finished(Positions& q, const Positions& dq, const ContactSet& contacts) const;
   /// Moves prescribed nodes to their targets at t1 if the straight move is collision free.
   bool try_move_prescribed(Positions& q, const std::vector<Vec3>& targets) const;
   /// Newton's start: prescribed nodes to their targets (all or nothing, as
   /// try_move_prescribed) and free nodes towards the inertial prediction
   /// q_tilde as far as collision free. Returns whether the prescribed nodes moved.
-  bool start_step(Positions& q, const std::vector<Vec3>& targets, const Positions& q_tilde) const;
+  /// `separation`: as for sweep(), at q.
+  bool start_step(Positions& q, const std::vector<Vec3>& targets, const Positions& q_tilde,
+                  double separation) const;
   /// Candidates holding every pair closer than dhat at q (valid until the next broad-phase call).
   const Candidates& candidates_near(const Positions& q) const;
   std::vector<Vec3> prescribed_targets(double t) const;
@@ -90,7 +93,12 @@ private:
     const Candidates* candidates;  ///< every pair within dhat anywhere on the move (until the next broad phase)
     double max_step = 1.0;  ///< largest collision-free fraction of the move
   };
-  Sweep sweep(const Positions& q, const Positions& dq) const;
+  /// `separation`: a lower bound on every pair's and vertex-ground distance at
+  /// q (0 if unknown); moves too short to close (1 - ccd ratio) of it skip the CCD.
+  Sweep sweep(const Positions& q, const Positions& dq, double separation = 0.0) const;
+  /// min(dhat, smallest contact distance): a lower bound on every distance at q,
+  /// given the contacts at q.
+  double separation(const Positions& q, const ContactSet& contacts) const;
 
   DofSystem sys_;
   SimulationParams params_;
