@@ -48,22 +48,23 @@ void ContactPullback::for_each_block(const std::array<int, 4>& vertices, int cou
                                      Fn&& fn) const {
   ContactNodes n;
   gather(vertices, count, n);
-  for (int u = 0; u < n.count; ++u)
-    for (int s = 0; s < n.count; ++s) {
+  // Block (u, s) = sum_ij w_iu w_js H_ij = sum_i w_iu B_s[i], with the column
+  // block B_s = sum_j w_js H_(:, j) formed once per node s (not per node pair).
+  for (int s = 0; s < n.count; ++s) {
+    Eigen::Matrix<double, 12, 3> column = Eigen::Matrix<double, 12, 3>::Zero();
+    for (int j = 0; j < count; ++j)
+      if (n.weight[j][s] != 0.0) column.topRows(3 * count) += n.weight[j][s] * local.block(0, 3 * j, 3 * count, 3);
+    for (int u = 0; u < n.count; ++u) {
       Mat3 block = Mat3::Zero();
       bool any = false;
-      for (int i = 0; i < count; ++i) {
-        if (n.weight[i][u] == 0.0) continue;
-        for (int j = 0; j < count; ++j) {
-          if (n.weight[j][s] == 0.0) continue;
-          const Mat3 h = local.block<3, 3>(3 * i, 3 * j);
-          block = any ? Mat3(block + (n.weight[i][u] * n.weight[j][s]) * h)
-                      : Mat3((n.weight[i][u] * n.weight[j][s]) * h);
+      for (int i = 0; i < count; ++i)
+        if (n.weight[i][u] != 0.0) {
+          block += n.weight[i][u] * column.middleRows<3>(3 * i);
           any = true;
         }
-      }
       if (any) fn(n.node[u], n.node[s], block);
     }
+  }
 }
 
 }  // namespace eipc
