@@ -120,29 +120,29 @@ void IncrementalPotential::gradient_and_hessian(const StepState& s, const Positi
     for (const PrescribedTarget& p : s.targets)
       for (int d = 0; d < 3; ++d) values[pattern_.diagonal_slot(3 * p.node + d)] += p.weight * s.al_stiffness;
   };
-  // Contact and friction blocks (computed meanwhile), pulled back to the nodes
-  // contact by contact and added into the grown pattern; a node pair not seen
-  // before grows it (rare).
+  // Meanwhile, contact and friction blocks, pulled back to the nodes contact by
+  // contact and added into the grown pattern; a node pair not seen before grows
+  // it (rare). The fixed part is added once both are done.
   const Positions x = sys_.collision_positions(q);
-  std::vector<Mat<12>> barrier, friction;
   auto contact_part = [&] {
-    barrier = barrier_potential_local_hessians(x, contacts, params_.contact.dhat, project);
+    const std::vector<Mat<12>> barrier = barrier_potential_local_hessians(x, contacts, params_.contact.dhat, project);
+    std::vector<Mat<12>> friction;
     if (s.friction) friction = friction_potential_local_hessians(x, s.x_prev, *s.friction, project);
+    contact_pattern_.reset_if_oversized();
+    for (;;) {
+      H = contact_pattern_.matrix();
+      missing_.clear();
+      scatter_contacts(contacts.contacts, barrier, h2 * params_.contact.kappa, H, missing_);
+      if (s.friction) scatter_contacts(s.friction->contacts, friction, h2, H, missing_);
+      if (missing_.empty()) return;
+      contact_pattern_.grow(missing_);
+    }
   };
   parallel_both(elastic_part, contact_part);
+  double* h = H.valuePtr();
+  const std::vector<int>& to = contact_pattern_.fixed_slots();
+  for (std::size_t k = 0; k < values.size(); ++k) h[to[k]] += values[k];
   gradient = gradient_from_elastic(s, q, x, contacts, elastic);
-  contact_pattern_.reset_if_oversized();
-  for (;;) {
-    H = contact_pattern_.matrix();
-    double* h = H.valuePtr();
-    const std::vector<int>& to = contact_pattern_.fixed_slots();
-    for (std::size_t k = 0; k < values.size(); ++k) h[to[k]] = values[k];
-    missing_.clear();
-    scatter_contacts(contacts.contacts, barrier, h2 * params_.contact.kappa, H, missing_);
-    if (s.friction) scatter_contacts(s.friction->contacts, friction, h2, H, missing_);
-    if (missing_.empty()) return;
-    contact_pattern_.grow(missing_);
-  }
 }
 
 template <class ContactList>
