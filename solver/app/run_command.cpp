@@ -34,6 +34,7 @@ struct Summary {
   long newton_total = 0;
   int newton_max = 0;
   long line_search_total = 0;
+  long factorization_total = 0;
   double min_distance = std::numeric_limits<double>::infinity();
   std::string status = "complete";
   std::string reason;
@@ -53,11 +54,13 @@ void accumulate(StepStats& into, const StepStats& s) {
 void print_summary(const Summary& s, bool as_json) {
   const double rtf = s.wall > 0 ? s.simulated / s.wall : 0.0;
   const double mean_newton = s.steps > 0 ? double(s.newton_total) / s.steps : 0.0;
+  const double mean_factorizations = s.steps > 0 ? double(s.factorization_total) / s.steps : 0.0;
   if (as_json) {
     nlohmann::json j = {{"status", s.status},        {"steps", s.steps},
                         {"simulated_seconds", s.simulated}, {"wall_seconds", s.wall},
                         {"real_time_factor", rtf},   {"newton_iterations_mean", mean_newton},
                         {"newton_iterations_max", s.newton_max}, {"line_search_steps", s.line_search_total},
+                        {"factorizations_mean", mean_factorizations},
                         {"output", s.output}};
     j["min_distance"] = std::isfinite(s.min_distance) ? nlohmann::json(s.min_distance) : nlohmann::json(nullptr);
     if (!s.reason.empty()) j["reason"] = s.reason;
@@ -72,7 +75,8 @@ void print_summary(const Summary& s, bool as_json) {
   fmt::print("simulated time    {:.4f} s\n", s.simulated);
   fmt::print("wall time         {:.3f} s\n", s.wall);
   fmt::print("real-time factor  {:.3f} (simulated / wall)\n", rtf);
-  fmt::print("Newton iterations {:.2f} per step (max {})\n", mean_newton, s.newton_max);
+  fmt::print("Newton iterations {:.2f} per step (max {}), {:.2f} factorisations per step\n", mean_newton,
+             s.newton_max, mean_factorizations);
   fmt::print("min distance      {}\n", std::isfinite(s.min_distance) ? fmt::format("{:.3e} m", s.min_distance)
                                                                       : std::string("none within dhat"));
   fmt::print("phases (s)        broad phase {:.3f}, assembly {:.3f}, linear solve {:.3f}, CCD {:.3f}, line search {:.3f}\n",
@@ -128,6 +132,7 @@ int run(const RunOptions& o) {
       summary.newton_total += s.newton_iterations;
       summary.newton_max = std::max(summary.newton_max, s.newton_iterations);
       summary.line_search_total += s.line_search_steps;
+      summary.factorization_total += s.factorizations;
       summary.min_distance = std::min(summary.min_distance, s.min_distance);
       if (n % stride == 0 || n == steps) {
         writer.append(make_frame(sim, pending));

@@ -163,6 +163,9 @@ Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std:
   NewtonResult result;
   std::optional<double> e0;  // energy at q with the current contacts (known after an accepted step)
   std::optional<ContactSet> accepted;  // contacts at q (known after an accepted step)
+  std::optional<ContactSet> factorized;  // the contacts of the factorised Hessian
+  VecX direction;
+  bool have_direction = false;  // a chord direction from the factorised Hessian
   for (int it = 1;; ++it) {
     if (it > params_.solver.max_newton_iters)
       throw SolverFailure("Newton did not converge in " + std::to_string(params_.solver.max_newton_iters) +
@@ -172,23 +175,26 @@ Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std:
                              " at t = " + std::to_string(t1) + " s");
     result.iterations = it;
     const ContactSet contacts = accepted ? std::move(*accepted) : potential_.contacts(q, candidates_near(q));
-    VecX g;
-    SparseMatrix H;
-    {
-      ScopedTimer timer(times_.assembly);
-      potential_.gradient_and_hessian(s, q, contacts, true, g, H);
-      eliminate_fixed(H, g, fixed);
+    if (!have_direction) {
+      VecX g;
+      SparseMatrix H;
+      {
+        ScopedTimer timer(times_.assembly);
+        potential_.gradient_and_hessian(s, q, contacts, true, g, H);
+        eliminate_fixed(H, g, fixed);
+      }
+      if (!g.allFinite())
+        throw SolverFailure("non-finite gradient (NaN or inf) at t = " + std::to_string(t1) + " s");
+      bool solved;
+      {
+        ScopedTimer timer(times_.linear_solve);
+        solved = linear_solver_.solve(H, -g, direction);
+      }
+      if (!solved)
+        throw SolverFailure("linear solve failed (system not positive definite) at t = " + std::to_string(t1) + " s");
+      ++result.factorizations;
+      factorized = contacts;
     }
-    if (!g.allFinite())
-      throw SolverFailure("non-finite gradient (NaN or inf) at t = " + std::to_string(t1) + " s");
-    VecX direction;
-    bool solved;
-    {
-      ScopedTimer timer(times_.linear_solve);
-      solved = linear_solver_.solve(H, -g, direction);
-    }
-    if (!solved)
-      throw SolverFailure("linear solve failed (system not positive definite) at t = " + std::to_string(t1) + " s");
     const Positions dq = as_positions(direction);
     if (finished(q, dq, contacts)) return result;
 
@@ -222,23 +228,36 @@ Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std:
         }
       }
     }
-    // Convergence test with the Hessian just factorised: when the contact pairs
-    // are the ones it was assembled with, it is still close to the Hessian at q,
-    // and the test costs a gradient and two triangular solves instead of an
-    // assembly and a factorisation (the last iteration of every step).
-    if (same_pairs(*accepted, contacts)) {
+    // The next direction from the Hessian already factorised (a chord step):
+    // when the contact pairs are the ones it was assembled with, it is still
+    // close to the Hessian at q, and this costs a gradient and two triangular
+    // solves instead of an assembly and a factorisation. It serves as the
+    // stopping test (the last iteration of most steps), and as the next step
+    // while it shrinks at least as fast as kChordContraction per step;
+    // otherwise Newton assembles afresh. Any such direction descends (the
+    // factorised matrix is positive definite), so the line search applies.
+    have_direction = false;
+    if (same_pairs(*accepted, *factorized)) {
       VecX g1;
       {
         ScopedTimer timer(times_.assembly);
         g1 = potential_.gradient(s, q, *accepted);
         eliminate_fixed(g1, fixed);
       }
+      VecX chord;
       bool solved_again;
       {
         ScopedTimer timer(times_.linear_solve);
-        solved_again = linear_solver_.solve_again(-g1, direction);
+        solved_again = linear_solver_.solve_again(-g1, chord);
       }
-      if (solved_again && finished(q, as_positions(direction), *accepted)) return result;
+      if (solved_again) {
+        const Positions chord_dq = as_positions(chord);
+        if (finished(q, chord_dq, *accepted)) return result;
+        if (sys_.max_fine_displacement(chord_dq) <= kChordContraction * alpha * sys_.max_fine_displacement(dq)) {
+          direction = std::move(chord);
+          have_direction = true;
+        }
+      }
     }
   }
 }
@@ -275,6 +294,7 @@ StepStats Simulator::step() {
   if (moved) {
     const NewtonResult r = newton(s, q, fixed, t1);
     stats.newton_iterations = r.iterations;
+    stats.factorizations = r.factorizations;
     stats.line_search_steps = r.line_search_steps;
   } else {
     // Augmented Lagrangian (IPC 2020, Sec. 4.4): pull prescribed nodes towards
@@ -294,6 +314,7 @@ StepStats Simulator::step() {
     for (int round = 0; round < params_.solver.max_al_rounds; ++round) {
       const NewtonResult r = newton(s, q, fixed, t1);
       stats.newton_iterations += r.iterations;
+      stats.factorizations += r.factorizations;
       stats.line_search_steps += r.line_search_steps;
       const double progress = 1.0 - residual(q) / initial;
       if (progress >= 0.999) break;

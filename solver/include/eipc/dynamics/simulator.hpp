@@ -69,9 +69,13 @@ public:
 
 private:
   struct NewtonResult {
-    int iterations = 0;
+    int iterations = 0;  ///< Newton directions (each one a line search or the stopping test)
     int line_search_steps = 0;
+    int factorizations = 0;  ///< Hessian assemblies and factorisations (the others are chord steps)
   };
+  /// A chord step (with the last factorisation) replaces the next Newton step
+  /// while it is at most this fraction of the step before it.
+  static constexpr double kChordContraction = 0.5;
   NewtonResult newton(StepState& s, Positions& q, const std::vector<bool>& fixed_dof, double t1);
   /// Newton's stopping test on the step dq from q (largest fine-vertex move
   /// below newton_tol * h); when it passes, takes dq if that is collision free.
