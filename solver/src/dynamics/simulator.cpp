@@ -159,13 +159,26 @@ bool Simulator::finished(Positions& q, const Positions& dq, const ContactSet& co
   return true;
 }
 
+bool Simulator::chord_direction(const StepState& s, const Positions& q, const ContactSet& contacts,
+                                const std::vector<bool>& fixed, VecX& direction) {
+  if (!factorized_ || factorized_->fixed != fixed || !same_pairs(contacts, factorized_->contacts)) return false;
+  VecX g;
+  {
+    ScopedTimer timer(times_.assembly);
+    g = potential_.gradient(s, q, contacts);
+    eliminate_fixed(g, fixed);
+  }
+  ScopedTimer timer(times_.linear_solve);
+  return linear_solver_.solve_again(-g, direction);
+}
+
 Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std::vector<bool>& fixed, double t1) {
   NewtonResult result;
   std::optional<double> e0;  // energy at q with the current contacts (known after an accepted step)
-  std::optional<ContactSet> accepted;  // contacts at q (known after an accepted step)
-  std::optional<ContactSet> factorized;  // the contacts of the factorised Hessian
+  std::optional<ContactSet> accepted = potential_.contacts(q, candidates_near(q));  // contacts at q
   VecX direction;
-  bool have_direction = false;  // a chord direction from the factorised Hessian
+  // The first direction of a step may come from the last step's factorisation.
+  bool have_direction = chord_direction(s, q, *accepted, fixed, direction);
   for (int it = 1;; ++it) {
     if (it > params_.solver.max_newton_iters)
       throw SolverFailure("Newton did not converge in " + std::to_string(params_.solver.max_newton_iters) +
@@ -174,7 +187,7 @@ Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std:
       throw WallTimeExceeded("wall-time limit reached during Newton iteration " + std::to_string(it) +
                              " at t = " + std::to_string(t1) + " s");
     result.iterations = it;
-    const ContactSet contacts = accepted ? std::move(*accepted) : potential_.contacts(q, candidates_near(q));
+    const ContactSet contacts = std::move(*accepted);
     if (!have_direction) {
       VecX g;
       SparseMatrix H;
@@ -190,10 +203,12 @@ Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std:
         ScopedTimer timer(times_.linear_solve);
         solved = linear_solver_.solve(H, -g, direction);
       }
-      if (!solved)
+      if (!solved) {
+        factorized_.reset();
         throw SolverFailure("linear solve failed (system not positive definite) at t = " + std::to_string(t1) + " s");
+      }
       ++result.factorizations;
-      factorized = contacts;
+      factorized_ = Factorized{contacts, fixed};
     }
     const Positions dq = as_positions(direction);
     if (finished(q, dq, contacts)) return result;
@@ -228,35 +243,18 @@ Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std:
         }
       }
     }
-    // The next direction from the Hessian already factorised (a chord step):
-    // when the contact pairs are the ones it was assembled with, it is still
-    // close to the Hessian at q, and this costs a gradient and two triangular
-    // solves instead of an assembly and a factorisation. It serves as the
-    // stopping test (the last iteration of most steps), and as the next step
-    // while it shrinks at least as fast as kChordContraction per step;
-    // otherwise Newton assembles afresh. Any such direction descends (the
-    // factorised matrix is positive definite), so the line search applies.
+    // The next direction from the matrix already factorised (a chord step)
+    // serves as the stopping test (the last iteration of most steps), and as
+    // the next step while it shrinks at least kChordContraction-fold per step;
+    // otherwise Newton assembles afresh.
+    VecX chord;
     have_direction = false;
-    if (same_pairs(*accepted, *factorized)) {
-      VecX g1;
-      {
-        ScopedTimer timer(times_.assembly);
-        g1 = potential_.gradient(s, q, *accepted);
-        eliminate_fixed(g1, fixed);
-      }
-      VecX chord;
-      bool solved_again;
-      {
-        ScopedTimer timer(times_.linear_solve);
-        solved_again = linear_solver_.solve_again(-g1, chord);
-      }
-      if (solved_again) {
-        const Positions chord_dq = as_positions(chord);
-        if (finished(q, chord_dq, *accepted)) return result;
-        if (sys_.max_fine_displacement(chord_dq) <= kChordContraction * alpha * sys_.max_fine_displacement(dq)) {
-          direction = std::move(chord);
-          have_direction = true;
-        }
+    if (chord_direction(s, q, *accepted, fixed, chord)) {
+      const Positions chord_dq = as_positions(chord);
+      if (finished(q, chord_dq, *accepted)) return result;
+      if (sys_.max_fine_displacement(chord_dq) <= kChordContraction * alpha * sys_.max_fine_displacement(dq)) {
+        direction = std::move(chord);
+        have_direction = true;
       }
     }
   }
