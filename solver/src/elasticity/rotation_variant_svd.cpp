@@ -5,7 +5,9 @@
 // Unlike an eigen-decomposition of F^T F, which squares the condition number,
 // this keeps the column directions accurate for tiny singular values, and V is
 // a product of rotations, so det V = +1 by construction. About 2.5x faster than
-// Eigen's two-sided JacobiSVD on 3x3 (bench_elasticity BM_svd3).
+// Eigen's two-sided JacobiSVD on 3x3 (bench_elasticity BM_svd3). Started from
+// the V of a nearby F (the same tet's last SVD), the columns of F V are nearly
+// orthogonal already and one rotating sweep (plus the checking one) suffices.
 #include "eipc/elasticity/rotation_variant_svd.hpp"
 
 #include <algorithm>
@@ -97,9 +99,23 @@ Vec3 any_perpendicular(const Vec3& u) {
 /// is completed with an arbitrary orthogonal direction instead.
 constexpr double kNullColumn = 1e-60;
 
-}  // namespace
+/// A proper rotation close to V (Gram-Schmidt on its columns, third column the
+/// cross product), or the identity when V is not usable.
+Mat3 nearest_rotation_guess(const Mat3& V) {
+  const double n0 = V.col(0).norm();
+  if (!V.allFinite() || !(n0 > 0.5)) return Mat3::Identity();
+  Mat3 R;
+  R.col(0) = V.col(0) / n0;
+  const Vec3 rest = V.col(1) - R.col(0).dot(V.col(1)) * R.col(0);
+  const double n1 = rest.norm();
+  if (!(n1 > 0.5)) return Mat3::Identity();
+  R.col(1) = rest / n1;
+  R.col(2) = R.col(0).cross(R.col(1));
+  return R;
+}
 
-RotationVariantSvd rotation_variant_svd(const Mat3& F) {
+/// The SVD with the Jacobi sweeps starting from V = V0 (a rotation).
+RotationVariantSvd svd_from(const Mat3& F, const Mat3& V0) {
   if (!F.allFinite()) {  // propagate, so the caller's finiteness checks see it
     const double nan = std::numeric_limits<double>::quiet_NaN();
     return {Mat3::Constant(nan), Vec3::Constant(nan), Mat3::Constant(nan)};
@@ -112,10 +128,11 @@ RotationVariantSvd rotation_variant_svd(const Mat3& F) {
   const int exponent = rescale ? std::ilogb(largest) : 0;
   JacobiColumns m;
   const double scale = rescale ? std::ldexp(1.0, -exponent) : 1.0;
+  const Mat3 B0 = (scale * F) * V0;
   for (int j = 0; j < 3; ++j)
     for (int i = 0; i < 3; ++i) {
-      m.b[j][i] = scale * F(i, j);
-      m.v[j][i] = i == j ? 1.0 : 0.0;
+      m.b[j][i] = B0(i, j);
+      m.v[j][i] = V0(i, j);
     }
 
   for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
@@ -155,6 +172,14 @@ RotationVariantSvd rotation_variant_svd(const Mat3& F) {
   r.sigma[2] = std::copysign(std::min(std::abs(r.sigma[2]), r.sigma[1]), r.sigma[2]);
   if (rescale) r.sigma *= std::ldexp(1.0, exponent);
   return r;
+}
+
+}  // namespace
+
+RotationVariantSvd rotation_variant_svd(const Mat3& F) { return svd_from(F, Mat3::Identity()); }
+
+RotationVariantSvd rotation_variant_svd(const Mat3& F, const Mat3& V_guess) {
+  return svd_from(F, nearest_rotation_guess(V_guess));
 }
 
 Mat3 polar_rotation(const Mat3& F) {

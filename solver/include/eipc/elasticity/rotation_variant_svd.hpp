@@ -20,6 +20,10 @@ struct RotationVariantSvd {
 /// orthogonality of U, V at a few ulps of ||F||, also for repeated, tiny or
 /// zero singular values. Non-finite F gives NaNs throughout.
 RotationVariantSvd rotation_variant_svd(const Mat3& F);
+/// The same contract, with the sweeps started from V_guess (re-orthonormalised
+/// first; the identity if unusable): fewer sweeps when V_guess is the V of a
+/// nearby matrix. The result may differ from the cold start in the last bits.
+RotationVariantSvd rotation_variant_svd(const Mat3& F, const Mat3& V_guess);
 
 /// Same contract through Eigen's two-sided JacobiSVD (several times slower):
 /// an independent reference for tests and benchmarks.
@@ -27,11 +31,12 @@ RotationVariantSvd rotation_variant_svd_reference(const Mat3& F);
 
 /// The SVD of the last F seen, reused when the same F (bit for bit) comes again:
 /// Newton evaluates the energy at a trial point and then the derivatives there.
+/// A new F starts its sweeps from the last V (F moves little between calls).
 class SvdMemo {
 public:
   const RotationVariantSvd& of(const Mat3& F) {
     if (!valid_ || std::memcmp(F.data(), F_.data(), sizeof(double) * 9) != 0) {
-      svd_ = rotation_variant_svd(F);
+      svd_ = valid_ ? rotation_variant_svd(F, svd_.V) : rotation_variant_svd(F);
       F_ = F;
       valid_ = true;
     }

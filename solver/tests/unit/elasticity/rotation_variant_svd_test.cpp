@@ -94,12 +94,27 @@ Errors errors_of(const Mat3& F, const RotationVariantSvd& s, const RotationVaria
 
 }  // namespace
 
+/// The SVD under test: started cold, from the V of a nearby matrix (as SvdMemo
+/// does between Newton iterates), or from an unrelated rotation.
+enum class Start { cold, nearby, random };
+
+RotationVariantSvd svd_started(const Mat3& F, Start start, std::mt19937& rng) {
+  switch (start) {
+    case Start::cold: return rotation_variant_svd(F);
+    case Start::nearby: return rotation_variant_svd(F, rotation_variant_svd(F + test::random_matrix(rng, 1e-6 * frobenius(F))).V);
+    case Start::random: return rotation_variant_svd(F, test::random_rotation(rng));
+  }
+  return {};
+}
+
 TEST_CASE("rotation-variant SVD: accurate on hard matrix families", "[elasticity][svd]") {
+  const Start start = GENERATE(Start::cold, Start::nearby, Start::random);
+  std::mt19937 rng(5);
   for (const Family& family : hard_families(400)) {
     Errors worst, worst_ref;
     for (const Mat3& F : family.matrices) {
-      INFO(family.name << "\nF =\n" << F);
-      const RotationVariantSvd s = rotation_variant_svd(F);
+      INFO(family.name << " (start " << int(start) << ")\nF =\n" << F);
+      const RotationVariantSvd s = svd_started(F, start, rng);
       const RotationVariantSvd ref = rotation_variant_svd_reference(F);
       const Errors e = errors_of(F, s, ref), r = errors_of(F, ref, ref);
       worst.reconstruction = std::max(worst.reconstruction, e.reconstruction);
