@@ -121,6 +121,31 @@ ContactSet build_contact_set(const CollisionMesh& mesh, const Positions& x, cons
   return set;
 }
 
+Candidates candidates_within(const CollisionMesh& mesh, const Positions& x, const Candidates& candidates,
+                             double distance) {
+  if (x.rows() != mesh.num_vertices())
+    throw std::invalid_argument("candidates_within: x has a different vertex count than the collision mesh");
+  const PrimitiveBoxes boxes = primitive_boxes(mesh, x);
+  Candidates out;
+  parallel_gather(candidates.point_triangle.size(), 1024, out.point_triangle,
+                  [&](std::size_t begin, std::size_t end, std::vector<PointTriangleCandidate>& dst) {
+                    for (std::size_t i = begin; i < end; ++i) {
+                      Contact c;
+                      if (make_point_triangle(mesh, x, boxes, candidates.point_triangle[i], distance, c))
+                        dst.push_back(candidates.point_triangle[i]);
+                    }
+                  });
+  parallel_gather(candidates.edge_edge.size(), 1024, out.edge_edge,
+                  [&](std::size_t begin, std::size_t end, std::vector<EdgeEdgeCandidate>& dst) {
+                    for (std::size_t i = begin; i < end; ++i) {
+                      Contact c;
+                      if (make_edge_edge(mesh, x, boxes, candidates.edge_edge[i], distance, c))
+                        dst.push_back(candidates.edge_edge[i]);
+                    }
+                  });
+  return out;
+}
+
 bool same_pairs(const ContactSet& a, const ContactSet& b) {
   return std::equal(a.contacts.begin(), a.contacts.end(), b.contacts.begin(), b.contacts.end(),
                     [](const Contact& p, const Contact& q) {

@@ -51,7 +51,8 @@ Simulator::Simulator(std::vector<Body> bodies, SimulationParams params)
     : sys_(std::move(bodies)),
       params_(params),
       potential_(sys_, params_),
-      candidates_(params_.contact.dhat, kMinSkin * params_.contact.dhat, kMaxSkin * params_.contact.dhat) {
+      candidates_(params_.contact.dhat, kMinSkin * params_.contact.dhat, kMaxSkin * params_.contact.dhat,
+                  kContactSkin * params_.contact.dhat) {
   q_ = sys_.rest_nodes();
   v_.setZero(q_.rows(), 3);
   for (std::size_t b = 0; b < sys_.bodies().size(); ++b)
@@ -98,6 +99,16 @@ Simulator::Sweep Simulator::sweep(const Positions& q, const Positions& dq, doubl
 const Candidates& Simulator::candidates_near(const Positions& q) const {
   ScopedTimer timer(times_.broad_phase);
   return candidates_.around(sys_.collision_mesh(), sys_.collision_positions(q));
+}
+
+ContactSet Simulator::contacts_at(const Positions& q) const {
+  const Positions x = sys_.collision_positions(q);
+  const Candidates* c;
+  {
+    ScopedTimer timer(times_.broad_phase);
+    c = &candidates_.for_contacts(sys_.collision_mesh(), x);
+  }
+  return build_contact_set(sys_.collision_mesh(), x, *c, params_.contact.dhat, params_.ground_height);
 }
 
 bool Simulator::try_move_prescribed(Positions& q, const std::vector<Vec3>& targets) const {
@@ -175,7 +186,7 @@ bool Simulator::chord_direction(const StepState& s, const Positions& q, const Co
 Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std::vector<bool>& fixed, double t1) {
   NewtonResult result;
   std::optional<double> e0;  // energy at q with the current contacts (known after an accepted step)
-  std::optional<ContactSet> accepted = potential_.contacts(q, candidates_near(q));  // contacts at q
+  std::optional<ContactSet> accepted = contacts_at(q);
   VecX direction;
   // The first direction of a step may come from the last step's factorisation.
   bool have_direction = chord_direction(s, q, *accepted, fixed, direction);
@@ -225,8 +236,7 @@ Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std:
         throw SolverFailure("non-finite energy (NaN or inf) at t = " + std::to_string(t1) + " s");
       for (;;) {
         const Positions trial = q + alpha * dq;
-        // These are exactly the contacts the next iteration finds at trial (same candidates).
-        ContactSet trial_contacts = potential_.contacts(trial, *sw.candidates);
+        ContactSet trial_contacts = contacts_at(trial);
         const double e = potential_.energy(s, trial, trial_contacts);
         if (e <= *e0) {
           e0 = e;
@@ -272,7 +282,7 @@ StepStats Simulator::step() {
   s.x_prev = sys_.collision_positions(q_);
   s.external_force = sys_.gravity_force(params_.gravity);
   if (params_.contact.friction > 0) {
-    if (!contacts_) contacts_ = potential_.contacts(q_, candidates_near(q_));
+    if (!contacts_) contacts_ = contacts_at(q_);
     s.friction = build_friction_set(mesh, s.x_prev, *contacts_, params_.contact.dhat, params_.contact.kappa,
                                     params_.contact.friction, params_.contact.epsv, h);
   }
@@ -335,8 +345,8 @@ StepStats Simulator::step() {
   ++step_;
 
   const Positions x = sys_.collision_positions(q_);
+  contacts_ = contacts_at(q_);
   const Candidates& c = candidates_near(q_);
-  contacts_ = potential_.contacts(q_, c);
   const ContactSet& contacts = *contacts_;
   stats.min_distance = minimum_distance(mesh, x, c, contacts);
   stats.active_pairs = static_cast<int>(contacts.size());

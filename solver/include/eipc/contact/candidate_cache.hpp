@@ -19,8 +19,9 @@ namespace eipc {
 
 class CandidateCache {
 public:
-  /// `dhat`: contact distance; skins are between min_skin and max_skin.
-  CandidateCache(double dhat, double min_skin, double max_skin);
+  /// `dhat`: contact distance; skins are between min_skin and max_skin;
+  /// `contact_skin` (<= min_skin) is the skin of the contact candidates.
+  CandidateCache(double dhat, double min_skin, double max_skin, double contact_skin);
 
   /// A superset of find_candidates(mesh, x0, follow_mean_translation(x0, x1), dhat)
   /// (and so of the CCD candidates of x0 -> x1, and of the contacts anywhere
@@ -30,17 +31,25 @@ public:
   const Candidates& along(const CollisionMesh& mesh, const Positions& x0, const Positions& x1);
   /// A superset of find_candidates(mesh, x, x, dhat).
   const Candidates& around(const CollisionMesh& mesh, const Positions& x) { return along(mesh, x, x); }
+  /// A smaller superset of find_candidates(mesh, x, x, dhat), for contact sets
+  /// only: the pairs of around() within dhat + 2 contact_skin at the last
+  /// positions it was filtered at, refiltered when a vertex leaves that skin
+  /// or around() is rebuilt.
+  /// Newton's iterates move much less than a step's sweep, so one filtering
+  /// serves most contact sets of a step.
+  const Candidates& for_contacts(const CollisionMesh& mesh, const Positions& x);
 
   int rebuilds() const { return rebuilds_; }
 
 private:
-  bool covers(const Positions& x) const;
-
-  double dhat_, min_skin_, max_skin_;
+  double dhat_, min_skin_, max_skin_, contact_skin_;
   Positions reference_;
   double skin_ = -1.0;  ///< < 0: no reference yet
   Candidates cached_;
   Candidates one_off_;
+  Positions contact_reference_;  ///< empty: no contact candidates yet
+  Candidates for_contacts_;
+  int contact_generation_ = -1;  ///< rebuilds_ when for_contacts_ was filtered from cached_
   int rebuilds_ = 0;
 };
 

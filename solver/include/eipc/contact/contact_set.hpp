@@ -43,6 +43,13 @@ struct ContactSet {
 ContactSet build_contact_set(const CollisionMesh& mesh, const Positions& x, const Candidates& candidates,
                              double dhat, std::optional<double> ground_height = std::nullopt);
 
+/// The candidates closer than `distance` at x (pairs sharing a vertex
+/// skipped), in their order: build_contact_set(mesh, x', result, dhat) equals
+/// build_contact_set(mesh, x', candidates, dhat) wherever no vertex is more
+/// than (distance - dhat) / 2 from x (up to a common translation).
+Candidates candidates_within(const CollisionMesh& mesh, const Positions& x, const Candidates& candidates,
+                             double distance);
+
 /// Same pairs with the same distance types, in the same order (the same
 /// barrier terms, so the same Hessian structure).
 bool same_pairs(const ContactSet& a, const ContactSet& b);

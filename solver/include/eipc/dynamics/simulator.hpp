@@ -100,6 +100,8 @@ private:
                   double separation) const;
   /// Candidates holding every pair closer than dhat at q (valid until the next broad-phase call).
   const Candidates& candidates_near(const Positions& q) const;
+  /// The contacts at q (from the cache's contact candidates).
+  ContactSet contacts_at(const Positions& q) const;
   std::vector<Vec3> prescribed_targets(double t) const;
   /// One broad phase over the straight move q -> q + dq (inflated by dhat) and the CCD step bound on it.
   struct Sweep {
@@ -129,7 +131,7 @@ private:
   std::optional<Factorized> factorized_;
   mutable PhaseTimes times_;
   /// Skin of the cached broad phase, in units of dhat (see CandidateCache).
-  static constexpr double kMinSkin = 1.0, kMaxSkin = 4.0;
+  static constexpr double kMinSkin = 1.0, kMaxSkin = 4.0, kContactSkin = 0.25;
   mutable CandidateCache candidates_;
   std::optional<std::chrono::steady_clock::time_point> deadline_;
 };

@@ -3,6 +3,7 @@
 // random motions that stay inside and leave the skin, and a common
 // translation alone never leaves it.
 #include "eipc/contact/candidate_cache.hpp"
+#include "eipc/contact/contact_set.hpp"
 #include "eipc/mesh/primitives.hpp"
 #include "eipc/mesh/surface.hpp"
 
@@ -54,18 +55,26 @@ void check_same(const Candidates& a, const Candidates& b) {
 TEST_CASE("cached candidates filter to exactly the fresh broad phase", "[contact][broad_phase]") {
   const double dhat = 1e-3;
   const CollisionMesh m = two_boxes(dhat);
-  CandidateCache cache(dhat, dhat, 4 * dhat);
+  CandidateCache cache(dhat, dhat, 4 * dhat, 0.25 * dhat);
   std::mt19937 rng(GENERATE(1u, 2u, 3u));
   std::normal_distribution<double> step(0.0, 0.2 * dhat);
   Positions x = m.rest;
   int queries = 0;
-  std::size_t found = 0;
+  std::size_t found = 0, contacts = 0;
   for (int k = 0; k < 60; ++k) {
     Positions x1 = x;
     const double scale = k % 15 == 14 ? 30.0 : 1.0;  // now and then a sweep longer than the largest skin
     for (Eigen::Index i = 0; i < x1.size(); ++i) x1.data()[i] += scale * step(rng);
     const Candidates& near = cache.around(m, x);
     check_same(filter(m, x, x, near, dhat), find_candidates(m, x, x, dhat));
+    // The contact candidates give the same contact set as a fresh broad phase,
+    // at x (refiltered or not) and nearby (reused: well within their skin).
+    for (const double f : {0.0, 0.02, 0.05}) {
+      const Positions xf = x + f * (x1 - x);
+      const ContactSet fresh = build_contact_set(m, xf, find_candidates(m, xf, xf, dhat), dhat);
+      CHECK(same_pairs(build_contact_set(m, xf, cache.for_contacts(m, xf), dhat), fresh));
+      contacts += fresh.size();
+    }
     found += find_candidates(m, x, x, dhat).size();
     const Candidates& swept = cache.along(m, x, x1);
     const Positions x1_followed = follow_mean_translation(x, x1);
@@ -75,6 +84,7 @@ TEST_CASE("cached candidates filter to exactly the fresh broad phase", "[contact
     x = x1;
   }
   CHECK(found > 1000);  // the boxes are in contact
+  CHECK(contacts > 100);
   // The cache is reused most of the time, and rebuilt when vertices leave their skin.
   CHECK(cache.rebuilds() > 2);
   CHECK(cache.rebuilds() < queries / 3);
@@ -83,7 +93,7 @@ TEST_CASE("cached candidates filter to exactly the fresh broad phase", "[contact
 TEST_CASE("a common translation keeps the cached candidates", "[contact][broad_phase]") {
   const double dhat = 1e-3;
   const CollisionMesh m = two_boxes(dhat);
-  CandidateCache cache(dhat, dhat, 4 * dhat);
+  CandidateCache cache(dhat, dhat, 4 * dhat, 0.25 * dhat);
   Positions x = m.rest;
   const Candidates first = cache.around(m, x);
   for (int k = 0; k < 20; ++k) {
