@@ -131,7 +131,7 @@ private:
   std::optional<Factorized> factorized_;
   mutable PhaseTimes times_;
   /// Skin of the cached broad phase, in units of dhat (see CandidateCache).
-  static constexpr double kMinSkin = 1.0, kMaxSkin = 4.0, kContactSkin = 0.25;
+  static constexpr double kMinSkin = 2.0, kMaxSkin = 4.0, kContactSkin = 0.25;
   mutable CandidateCache candidates_;
   std::optional<std::chrono::steady_clock::time_point> deadline_;
 };
