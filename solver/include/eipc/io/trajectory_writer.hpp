@@ -2,8 +2,9 @@
 //
 // Life cycle of the files on disk:
 //   constructor   creates "<path>.partial" with the header; nothing at <path> yet
-//   append()      adds one frame to the partial file, flushed to disk at most `flush_seconds`
-//                 of wall time after the previous flush (for watching a run)
+//   append()      adds one frame: buffered, written to the partial file every 64 frames,
+//                 and written and flushed to disk at most `flush_seconds` of wall time
+//                 after the previous flush (for watching a run); finish() writes the rest
 //   finish(s, r)  writes status s (and reason r), closes, renames "<path>.partial" to
 //                 <path> atomically and writes the XDMF sidecar (<path> with extension .xdmf)
 //   no finish     (hard kill, or the writer destroyed by an exception) leaves only the
@@ -51,6 +52,7 @@ public:
   /// the final path. Further calls throw std::logic_error.
   void finish(TrajectoryStatus status, const std::string& reason = "");
 
+  /// Frames appended so far (written or still buffered).
   long frames_written() const;
   const std::string& path() const;
   const std::string& partial_path() const;
