@@ -1,5 +1,7 @@
 #include "eipc/elasticity/constitutive_model.hpp"
 
+#include "eipc/elasticity/tet_kinematics.hpp"
+
 namespace eipc {
 
 namespace {
@@ -43,6 +45,20 @@ void stress_and_derivative_of(const LinearCorotated& m, const Mat3& F, bool proj
                               SvdMemo& memo) {
   m.stress_and_derivative(F, memo.of(F), project, P, dP);
 }
+template <class Model>
+void element_derivatives_of(const Model& m, const Mat3& F, const Mat3& Dm_inv, bool project, SvdMemo& memo, Mat3& P,
+                            Mat<12>& H) {
+  Mat<9> dP;
+  stress_and_derivative_of(m, F, project, P, dP, memo);
+  const Mat<12> A = pull_back_stress_derivative(dP, Dm_inv);
+  H = 0.5 * (A + A.transpose());  // exact symmetry for the sparse solver
+}
+void element_derivatives_of(const LinearCorotated& m, const Mat3& F, const Mat3& Dm_inv, bool project, SvdMemo& memo,
+                            Mat3& P, Mat<12>& H) {
+  const RotationVariantSvd& s = memo.of(F);
+  P = m.stress(F, s);
+  H = m.element_hessian(s, Dm_inv, project);
+}
 }  // namespace
 
 ConstitutiveModel::ConstitutiveModel(const Material& material) : model_(make_model(material)) {}
@@ -71,6 +87,11 @@ Mat3 ConstitutiveModel::stress(const Mat3& F, SvdMemo& memo) const {
 void ConstitutiveModel::stress_and_derivative(const Mat3& F, bool project, Mat3& P, Mat<9>& dP,
                                               SvdMemo& memo) const {
   std::visit([&](const auto& m) { stress_and_derivative_of(m, F, project, P, dP, memo); }, model_);
+}
+
+void ConstitutiveModel::element_derivatives(const Mat3& F, const Mat3& Dm_inv, bool project, SvdMemo& memo, Mat3& P,
+                                            Mat<12>& H) const {
+  std::visit([&](const auto& m) { element_derivatives_of(m, F, Dm_inv, project, memo, P, H); }, model_);
 }
 
 void ConstitutiveModel::stress_and_derivative(const Mat3& F, bool project, Mat3& P, Mat<9>& dP) const {

@@ -70,11 +70,10 @@ void ElasticBody::tet_derivatives(const Positions& x, bool project, std::vector<
   hessians.resize(num_tets());
   for_each_tet(num_tets(), kDerivativesCost, [&](int t) {
     Mat3 P;
-    Mat<9> d2;
-    model_.stress_and_derivative(deformation_gradient(x, tets_, t, Dm_inv_[t]), project, P, d2, svd_memo_[t]);
+    Mat<12> H;
+    model_.element_derivatives(deformation_gradient(x, tets_, t, Dm_inv_[t]), Dm_inv_[t], project, svd_memo_[t], P, H);
     gradients[t] = volumes_[t] * pull_back_stress(P, Dm_inv_[t]);
-    const Mat<12> H = volumes_[t] * pull_back_stress_derivative(d2, Dm_inv_[t]);
-    hessians[t] = 0.5 * (H + H.transpose());
+    hessians[t] = volumes_[t] * H;
   });
 }
 

@@ -39,24 +39,40 @@ void LinearCorotated::stress_and_derivative(const Mat3& F, const RotationVariant
   dP = hessian(s, project);
 }
 
-Mat<9> LinearCorotated::hessian(const RotationVariantSvd& s, bool project) const {
-  const Vec<9> r = vectorize(s.U * s.V.transpose());
-  const double c = lambda_ * (s.sigma.sum() - 3.0) - 2.0 * mu_;
+LinearCorotated::HessianTerms LinearCorotated::hessian_terms(const RotationVariantSvd& s, bool project) const {
   // H = 2 mu I + lambda r r^T + sum_ij (e_ij - 2 mu) t_ij t_ij^T,  e_ij = 2 mu + c 2/(s_i + s_j)
-  Mat<9> H = 2.0 * mu_ * Mat<9>::Identity() + lambda_ * r * r.transpose();
+  HessianTerms h;
+  h.M[0] = s.U * s.V.transpose();
+  h.weight[0] = lambda_;
+  const double c = lambda_ * (s.sigma.sum() - 3.0) - 2.0 * mu_;
   constexpr int pairs[3][2] = {{0, 1}, {1, 2}, {0, 2}};
-  for (const auto& p : pairs) {
-    const int i = p[0], j = p[1];
+  for (int k = 0; k < 3; ++k) {
+    const int i = pairs[k][0], j = pairs[k][1];
     Mat3 twist = Mat3::Zero();
     twist(i, j) = 1.0;
     twist(j, i) = -1.0;
-    const Vec<9> t = vectorize(s.U * twist * s.V.transpose()) / std::sqrt(2.0);
+    h.M[k + 1] = s.U * twist * s.V.transpose() / std::sqrt(2.0);
     double denom = s.sigma[i] + s.sigma[j];
     if (std::abs(denom) < 1e-10) denom = denom < 0.0 ? -1e-10 : 1e-10;
     const double twist_rate = c * 2.0 / denom;  // e_ij - 2 mu
-    H += (project ? std::max(twist_rate, -2.0 * mu_) : twist_rate) * t * t.transpose();
+    h.weight[k + 1] = project ? std::max(twist_rate, -2.0 * mu_) : twist_rate;
+  }
+  return h;
+}
+
+Mat<9> LinearCorotated::hessian(const RotationVariantSvd& s, bool project) const {
+  const HessianTerms h = hessian_terms(s, project);
+  Mat<9> H = 2.0 * mu_ * Mat<9>::Identity();
+  for (int k = 0; k < 4; ++k) {
+    const Vec<9> m = vectorize(h.M[k]);
+    H += h.weight[k] * m * m.transpose();
   }
   return H;
+}
+
+Mat<12> LinearCorotated::element_hessian(const RotationVariantSvd& s, const Mat3& Dm_inv, bool project) const {
+  const HessianTerms h = hessian_terms(s, project);
+  return pull_back_identity_plus_rank4(2.0 * mu_, h.M, h.weight, Dm_inv);
 }
 
 }  // namespace eipc

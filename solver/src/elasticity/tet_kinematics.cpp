@@ -85,6 +85,21 @@ Mat<12> pull_back_stress_derivative(const Mat<9>& A, const Mat3& Dm_inv) {
   return H;
 }
 
+Mat<12> pull_back_identity_plus_rank4(double a, const std::array<Mat3, 4>& M, const std::array<double, 4>& w,
+                                      const Mat3& Dm_inv) {
+  const Eigen::Matrix<double, 4, 3> B = vertex_weights(Dm_inv);
+  const Eigen::Matrix4d gram = B * B.transpose();
+  Mat<12> H = Mat<12>::Zero();
+  for (int p = 0; p < 4; ++p)
+    for (int q = 0; q < 4; ++q) H.block<3, 3>(3 * p, 3 * q).diagonal().setConstant(a * gram(p, q));
+  for (int k = 0; k < 4; ++k) {
+    const Eigen::Matrix<double, 3, 4> G = M[k] * B.transpose();
+    const Eigen::Map<const Vec<12>> g(G.data());
+    H.noalias() += (w[k] * g) * g.transpose();
+  }
+  return 0.5 * (H + H.transpose());  // exact symmetry for the sparse solver
+}
+
 Vec<12> tet_coordinates(const Positions& x, const Tets& tets, int t) {
   Vec<12> q;
   for (int a = 0; a < 4; ++a) q.segment<3>(3 * a) = x.row(tets(t, a)).transpose();

@@ -33,6 +33,11 @@ public:
   double energy(const Mat3& F, SvdMemo& memo) const;
   Mat3 stress(const Mat3& F, SvdMemo& memo) const;
   void stress_and_derivative(const Mat3& F, bool project, Mat3& P, Mat<9>& dP, SvdMemo& memo) const;
+  /// P and the element Hessian dFdx^T (d2Psi/dF2) dFdx of a tet with rest-shape
+  /// inverse Dm_inv (exactly symmetric), reusing `memo` like the above; linear
+  /// corotated skips the 9x9 (LinearCorotated::element_hessian).
+  void element_derivatives(const Mat3& F, const Mat3& Dm_inv, bool project, SvdMemo& memo, Mat3& P,
+                           Mat<12>& H) const;
 
 private:
   std::variant<LinearCorotated, StableNeoHookean, AbdOrthogonality> model_;

@@ -14,6 +14,8 @@
 #pragma once
 
 #include "eipc/common.hpp"
+
+#include <array>
 #include "eipc/elasticity/rotation_variant_svd.hpp"
 
 namespace eipc {
@@ -32,8 +34,18 @@ public:
   double energy(const RotationVariantSvd& s) const;
   Mat3 stress(const Mat3& F, const RotationVariantSvd& s) const;
   void stress_and_derivative(const Mat3& F, const RotationVariantSvd& s, bool project, Mat3& P, Mat<9>& dP) const;
+  /// dFdx^T (d2Psi/dF2, projected if `project`) dFdx of a tet with rest-shape
+  /// inverse Dm_inv, from the structure of d2Psi/dF2 (identity plus rank 4,
+  /// see the header comment) without forming the 9x9.
+  Mat<12> element_hessian(const RotationVariantSvd& s, const Mat3& Dm_inv, bool project) const;
 
 private:
+  /// d2Psi/dF2 = 2 mu I + sum_k weight_k vec(M_k) vec(M_k)^T with M = (R, twists t_01, t_12, t_02).
+  struct HessianTerms {
+    std::array<Mat3, 4> M;
+    std::array<double, 4> weight;
+  };
+  HessianTerms hessian_terms(const RotationVariantSvd& s, bool project) const;
   Mat<9> hessian(const RotationVariantSvd& s, bool project) const;
   double mu_, lambda_;
 };

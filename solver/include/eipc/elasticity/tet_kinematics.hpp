@@ -8,6 +8,8 @@
 
 #include "eipc/common.hpp"
 
+#include <array>
+
 namespace eipc {
 
 /// The 9x12 Jacobian of vec(F) (column-major) w.r.t. the 12 stacked vertex coordinates.
@@ -47,6 +49,13 @@ Vec<12> pull_back_stress(const Mat3& P, const Mat3& Dm_inv);
 /// coordinates of the vertices:  (3a+i, 3b+k) -> sum_jl B(a,j) B(b,l) A(i+3j, k+3l)
 /// (about a third of the work of the dense 12x9x9x12 product).
 Mat<12> pull_back_stress_derivative(const Mat<9>& A, const Mat3& Dm_inv);
+
+/// dFdx^T (a I_9 + sum_k w_k vec(M_k) vec(M_k)^T) dFdx without forming the 9x9:
+/// a (B B^T kron I_3) + sum_k w_k g_k g_k^T with g_k = pull_back_stress(M_k, Dm_inv).
+/// Exactly symmetric (symmetrised); about a third of the flops of forming the
+/// 9x9 and calling pull_back_stress_derivative.
+Mat<12> pull_back_identity_plus_rank4(double a, const std::array<Mat3, 4>& M, const std::array<double, 4>& w,
+                                      const Mat3& Dm_inv);
 
 /// The 12 stacked coordinates of tet t.
 Vec<12> tet_coordinates(const Positions& x, const Tets& tets, int t);

@@ -88,6 +88,16 @@ TEST_CASE("per-tet gradient and Hessian match finite differences", "[elasticity]
       const MatX H_fd =
           test::fd_jacobian(q, [&](const VecX& v) { return VecX(body.tet_gradient(from_flat(v), 0)); });
       CHECK(rel_error(body.tet_hessian(x, 0, false), H_fd) < 1e-6);
+      // The fused path of the Newton assembly (linear corotated: without the
+      // 9x9) gives the same gradient and (projected) Hessian, exactly symmetric.
+      std::vector<Vec<12>> gradients;
+      std::vector<Mat<12>> hessians;
+      for (const bool project : {false, true}) {
+        body.tet_derivatives(x, project, gradients, hessians);
+        CHECK(rel_error(gradients[0], body.tet_gradient(x, 0)) < 1e-13);
+        CHECK(rel_error(hessians[0], body.tet_hessian(x, 0, project)) < 1e-13);
+        CHECK(hessians[0] == hessians[0].transpose());
+      }
     }
   }
 }
