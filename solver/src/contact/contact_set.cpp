@@ -16,43 +16,30 @@ namespace {
 
 Vec3 contact_row(const Positions& x, int i) { return x.row(i).transpose(); }
 
-/// Bounding boxes of the faces and edges at x, shared by every candidate that
-/// names them (each primitive takes part in several candidates).
-struct PrimitiveBoxes {
-  std::vector<Aabb> faces, edges;
-};
-
-PrimitiveBoxes primitive_boxes(const CollisionMesh& mesh, const Positions& x) {
-  PrimitiveBoxes b;
-  b.faces.resize(static_cast<std::size_t>(mesh.faces.rows()));
-  b.edges.resize(static_cast<std::size_t>(mesh.edges.rows()));
-  const std::size_t grain = grain_for(0.01);
-  parallel_for_each(b.faces.size(), grain, [&](std::size_t f) {
-    for (int k = 0; k < 3; ++k) b.faces[f].extend(x.row(mesh.faces(Eigen::Index(f), k)).transpose().array());
-  });
-  parallel_for_each(b.edges.size(), grain, [&](std::size_t e) {
-    for (int k = 0; k < 2; ++k) b.edges[e].extend(x.row(mesh.edges(Eigen::Index(e), k)).transpose().array());
-  });
-  return b;
+/// The box of the given vertices of x.
+template <int N>
+Aabb box_of(const Positions& x, const std::array<int, N>& vertices) {
+  Aabb box;
+  for (int v : vertices) box.extend(x.row(v).transpose().array());
+  return box;
 }
 
 /// True when the boxes are at least dhat apart along some axis: then every
 /// distance between the primitives is >= dhat (cheap rejection of broad-phase
 /// candidates before the exact distance).
-bool boxes_apart(const Eigen::Array3d& alo, const Eigen::Array3d& ahi, const Aabb& b, double dhat) {
+bool boxes_apart(const Aabb& a, const Aabb& b, double dhat) {
   for (int k = 0; k < 3; ++k)
-    if (b.lo[k] - ahi[k] >= dhat || alo[k] - b.hi[k] >= dhat) return true;
+    if (b.lo[k] - a.hi[k] >= dhat || a.lo[k] - b.hi[k] >= dhat) return true;
   return false;
 }
 
 // Builds the contact for one candidate; returns false when it is inactive or shares a vertex.
-bool make_point_triangle(const CollisionMesh& mesh, const Positions& x, const PrimitiveBoxes& boxes,
-                         const PointTriangleCandidate& cand, double dhat, Contact& out) {
+bool make_point_triangle(const CollisionMesh& mesh, const Positions& x, const PointTriangleCandidate& cand,
+                         double dhat, Contact& out) {
   const int p = cand.vertex, f0 = mesh.faces(cand.face, 0), f1 = mesh.faces(cand.face, 1),
             f2 = mesh.faces(cand.face, 2);
   if (p == f0 || p == f1 || p == f2) return false;
-  const Eigen::Array3d xp = x.row(p).transpose().array();
-  if (boxes_apart(xp, xp, boxes.faces[std::size_t(cand.face)], dhat)) return false;
+  if (boxes_apart(box_of<1>(x, {p}), box_of<3>(x, {f0, f1, f2}), dhat)) return false;
   const auto type = point_triangle_distance_type(contact_row(x, p), contact_row(x, f0), contact_row(x, f1), contact_row(x, f2));
   const double d2 = point_triangle_distance_sq(contact_row(x, p), contact_row(x, f0), contact_row(x, f1), contact_row(x, f2), type);
   if (!(d2 < dhat * dhat)) return false;
@@ -62,13 +49,12 @@ bool make_point_triangle(const CollisionMesh& mesh, const Positions& x, const Pr
   return true;
 }
 
-bool make_edge_edge(const CollisionMesh& mesh, const Positions& x, const PrimitiveBoxes& boxes,
-                    const EdgeEdgeCandidate& cand, double dhat, Contact& out) {
+bool make_edge_edge(const CollisionMesh& mesh, const Positions& x, const EdgeEdgeCandidate& cand, double dhat,
+                    Contact& out) {
   const int a0 = mesh.edges(cand.edge_a, 0), a1 = mesh.edges(cand.edge_a, 1), b0 = mesh.edges(cand.edge_b, 0),
             b1 = mesh.edges(cand.edge_b, 1);
   if (a0 == b0 || a0 == b1 || a1 == b0 || a1 == b1) return false;
-  const Aabb& box_a = boxes.edges[std::size_t(cand.edge_a)];
-  if (boxes_apart(box_a.lo, box_a.hi, boxes.edges[std::size_t(cand.edge_b)], dhat)) return false;
+  if (boxes_apart(box_of<2>(x, {a0, a1}), box_of<2>(x, {b0, b1}), dhat)) return false;
   const auto type = edge_edge_distance_type(contact_row(x, a0), contact_row(x, a1), contact_row(x, b0), contact_row(x, b1));
   const double d2 = edge_edge_distance_sq(contact_row(x, a0), contact_row(x, a1), contact_row(x, b0), contact_row(x, b1), type);
   if (!(d2 < dhat * dhat)) return false;
@@ -99,14 +85,13 @@ ContactSet build_contact_set(const CollisionMesh& mesh, const Positions& x, cons
   ContactSet set;
   set.dhat = dhat;
   set.ground_height = ground_height;
-  const PrimitiveBoxes boxes = primitive_boxes(mesh, x);
   collect(
       candidates.point_triangle.size(),
-      [&](std::size_t i, Contact& c) { return make_point_triangle(mesh, x, boxes, candidates.point_triangle[i], dhat, c); },
+      [&](std::size_t i, Contact& c) { return make_point_triangle(mesh, x, candidates.point_triangle[i], dhat, c); },
       set.contacts);
   collect(
       candidates.edge_edge.size(),
-      [&](std::size_t i, Contact& c) { return make_edge_edge(mesh, x, boxes, candidates.edge_edge[i], dhat, c); },
+      [&](std::size_t i, Contact& c) { return make_edge_edge(mesh, x, candidates.edge_edge[i], dhat, c); },
       set.contacts);
   if (ground_height) {
     const double h = *ground_height;
@@ -125,13 +110,12 @@ Candidates candidates_within(const CollisionMesh& mesh, const Positions& x, cons
                              double distance) {
   if (x.rows() != mesh.num_vertices())
     throw std::invalid_argument("candidates_within: x has a different vertex count than the collision mesh");
-  const PrimitiveBoxes boxes = primitive_boxes(mesh, x);
   Candidates out;
   parallel_gather(candidates.point_triangle.size(), 1024, out.point_triangle,
                   [&](std::size_t begin, std::size_t end, std::vector<PointTriangleCandidate>& dst) {
                     for (std::size_t i = begin; i < end; ++i) {
                       Contact c;
-                      if (make_point_triangle(mesh, x, boxes, candidates.point_triangle[i], distance, c))
+                      if (make_point_triangle(mesh, x, candidates.point_triangle[i], distance, c))
                         dst.push_back(candidates.point_triangle[i]);
                     }
                   });
@@ -139,7 +123,7 @@ Candidates candidates_within(const CollisionMesh& mesh, const Positions& x, cons
                   [&](std::size_t begin, std::size_t end, std::vector<EdgeEdgeCandidate>& dst) {
                     for (std::size_t i = begin; i < end; ++i) {
                       Contact c;
-                      if (make_edge_edge(mesh, x, boxes, candidates.edge_edge[i], distance, c))
+                      if (make_edge_edge(mesh, x, candidates.edge_edge[i], distance, c))
                         dst.push_back(candidates.edge_edge[i]);
                     }
                   });
