@@ -170,6 +170,20 @@ bool Simulator::finished(Positions& q, const Positions& dq, const ContactSet& co
   return true;
 }
 
+bool Simulator::newton_direction(const StepState& s, const Positions& q, const ContactSet& contacts,
+                                 const std::vector<bool>& fixed, bool project, double t1, VecX& direction) {
+  VecX g;
+  SparseMatrix H;
+  {
+    ScopedTimer timer(times_.assembly);
+    potential_.gradient_and_hessian(s, q, contacts, project, g, H);
+    eliminate_fixed(H, g, fixed);
+  }
+  if (!g.allFinite()) throw SolverFailure("non-finite gradient (NaN or inf) at t = " + std::to_string(t1) + " s");
+  ScopedTimer timer(times_.linear_solve);
+  return linear_solver_.solve(H, -g, direction) && g.dot(direction) <= 0.0;
+}
+
 bool Simulator::chord_direction(const StepState& s, const Positions& q, const ContactSet& contacts,
                                 const std::vector<bool>& fixed, VecX& direction) {
   if (!factorized_ || factorized_->fixed != fixed || !same_pairs(contacts, factorized_->contacts)) return false;
@@ -200,20 +214,12 @@ Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std:
     result.iterations = it;
     const ContactSet contacts = std::move(*accepted);
     if (!have_direction) {
-      VecX g;
-      SparseMatrix H;
-      {
-        ScopedTimer timer(times_.assembly);
-        potential_.gradient_and_hessian(s, q, contacts, true, g, H);
-        eliminate_fixed(H, g, fixed);
-      }
-      if (!g.allFinite())
-        throw SolverFailure("non-finite gradient (NaN or inf) at t = " + std::to_string(t1) + " s");
-      bool solved;
-      {
-        ScopedTimer timer(times_.linear_solve);
-        solved = linear_solver_.solve(H, -g, direction);
-      }
+      // The exact Hessian when it is positive definite (its factorisation
+      // succeeds and the step descends), else the projected one: near the
+      // answer the exact one converges quadratically where the projection,
+      // which flattens negative curvature, creeps (docs/robustness.md).
+      bool solved = params_.solver.exact_hessian_first && newton_direction(s, q, contacts, fixed, false, t1, direction);
+      if (!solved) solved = newton_direction(s, q, contacts, fixed, true, t1, direction);
       if (!solved) {
         factorized_.reset();
         throw SolverFailure("linear solve failed (system not positive definite) at t = " + std::to_string(t1) + " s");

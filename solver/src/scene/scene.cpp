@@ -302,6 +302,15 @@ Scene load_scene(const std::string& path, const SceneOverrides& overrides) {
                                          std::to_string(std::numeric_limits<int>::max()));
       p.solver.max_newton_iters = static_cast<int>(n);
     }
+    if (s.has("hessian")) {
+      const Field h = s.child("hessian");
+      if (h.string() == "exact_if_definite")
+        p.solver.exact_hessian_first = true;
+      else if (h.string() == "projected")
+        p.solver.exact_hessian_first = false;
+      else
+        h.fail("expected \"exact_if_definite\" or \"projected\"");
+    }
   }
   if (root.has("ground")) {
     root.child("ground").require_object();

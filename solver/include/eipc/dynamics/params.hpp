@@ -21,6 +21,10 @@ struct SolverParams {
   /// a line search never reaches distance zero (IPC uses 0.1-0.2).
   double ccd_separation_ratio = 0.1;
   int max_al_rounds = 30;      ///< augmented-Lagrangian rounds for blocked prescribed motion
+  /// true: Newton tries the exact Hessian first and projects per element and
+  /// per contact (projected Newton) only when the exact one is not positive
+  /// definite; false: always projected (DESIGN §3).
+  bool exact_hessian_first = true;
 };
 
 struct SimulationParams {

@@ -85,6 +85,11 @@ private:
   /// assembly and a factorisation. False when there is no such A.
   bool chord_direction(const StepState& s, const Positions& q, const ContactSet& contacts,
                        const std::vector<bool>& fixed, VecX& direction);
+  /// Assembles the Hessian at q (per-element and per-contact projected to PSD
+  /// if `project`), factorises it and solves for the Newton direction; false
+  /// if the matrix is not positive definite or the direction does not descend.
+  bool newton_direction(const StepState& s, const Positions& q, const ContactSet& contacts,
+                        const std::vector<bool>& fixed, bool project, double t1, VecX& direction);
   NewtonResult newton(StepState& s, Positions& q, const std::vector<bool>& fixed_dof, double t1);
   /// Newton's stopping test on the step dq from q (largest fine-vertex move
   /// below newton_tol * h); when it passes, takes dq if that is collision free.

@@ -61,3 +61,13 @@ TEST_CASE("fuzz_scene: a huge solver.max_newton_iters is an InputError, not an o
   CHECK_THAT(d.error_of(head + R"({"max_newton_iters": 2147483648}, )" + kBody + "}"),
              Contains("field 'solver.max_newton_iters'"));
 }
+
+TEST_CASE("solver.hessian takes exact_if_definite or projected, nothing else", "[scene]") {
+  SceneDir d;
+  const std::string head = R"({"format": "eipc-scene", "version": 1, "duration": 1, "dt": 0.1, "solver": )";
+  CHECK(d.error_of(head + R"({"hessian": "exact_if_definite"}, )" + kBody + "}") == "");
+  CHECK(d.error_of(head + R"({"hessian": "projected"}, )" + kBody + "}") == "");
+  CHECK_THAT(d.error_of(head + R"({"hessian": "exact"}, )" + kBody + "}"),
+             Contains("field 'solver.hessian'") && Contains("projected"));
+  CHECK_THAT(d.error_of(head + R"({"hessian": 1}, )" + kBody + "}"), Contains("solver.hessian"));
+}
