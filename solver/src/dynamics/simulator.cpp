@@ -14,13 +14,14 @@ namespace eipc {
 
 namespace {
 
-/// Zeroes the rows and columns of fixed DOFs and puts 1 on their diagonal (kept
-/// in place, so the pattern does not depend on which DOFs are fixed).
+/// Zeroes the gradient entries of fixed DOFs.
 void eliminate_fixed(VecX& g, const std::vector<bool>& fixed) {
   for (std::size_t i = 0; i < fixed.size(); ++i)
     if (fixed[i]) g[static_cast<Eigen::Index>(i)] = 0.0;
 }
 
+/// Also zeroes the rows and columns of fixed DOFs and puts 1 on their diagonal
+/// (kept in place, so the pattern does not depend on which DOFs are fixed).
 void eliminate_fixed(SparseMatrix& H, VecX& g, const std::vector<bool>& fixed) {
   for (int col = 0; col < H.outerSize(); ++col)
     for (SparseMatrix::InnerIterator it(H, col); it; ++it)
@@ -213,6 +214,7 @@ Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std:
                              " at t = " + std::to_string(t1) + " s");
     result.iterations = it;
     const ContactSet contacts = std::move(*accepted);
+    const bool chord_step = have_direction;
     if (!have_direction) {
       // The exact Hessian when it is positive definite (its factorisation
       // succeeds and the step descends), else the projected one: near the
@@ -231,10 +233,9 @@ Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std:
     if (finished(q, dq, contacts)) return result;
 
     // Largest collision-free step, then backtracking until the energy decreases.
-    // The candidates of the sweep hold every pair closer than dhat anywhere on
-    // it: they serve both the CCD and the line search.
     const Sweep sw = sweep(q, dq, separation(q, contacts));
     double alpha = std::min(1.0, sw.max_step);
+    bool retry_with_newton = false;
     {
       ScopedTimer timer(times_.line_search);
       if (!e0) e0 = potential_.energy(s, q, contacts);
@@ -253,11 +254,21 @@ Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std:
         alpha *= 0.5;
         ++result.line_search_steps;
         if (alpha < 1e-12) {
-          // No decrease even for a tiny step: the direction is at round-off level.
+          // No decrease even for a tiny step: the direction is at round-off
+          // level, or (a chord step) too poor; then a fresh Newton direction.
           if (sys_.max_fine_displacement(dq) / params_.dt < 1e3 * params_.solver.newton_tol) return result;
+          if (chord_step) {
+            retry_with_newton = true;
+            break;
+          }
           throw SolverFailure("line search found no decrease at t = " + std::to_string(t1) + " s");
         }
       }
+    }
+    if (retry_with_newton) {
+      accepted = contacts;  // q unchanged
+      have_direction = false;
+      continue;
     }
     // The next direction from the matrix already factorised (a chord step)
     // serves as the stopping test (the last iteration of most steps), and as
