@@ -78,23 +78,22 @@ std::vector<Vec3> Simulator::prescribed_targets(double t) const {
   return targets;
 }
 
-Simulator::Sweep Simulator::sweep(const Positions& q, const Positions& dq, double separation) const {
+double Simulator::sweep(const Positions& q, const Positions& dq, double separation) const {
   const Positions x0 = sys_.collision_positions(q);
   const Positions x1 = sys_.collision_positions(q + dq);
-  Sweep s;
-  {
-    ScopedTimer timer(times_.broad_phase);
-    s.candidates = &candidates_.along(sys_.collision_mesh(), x0, x1);
-  }
-  ScopedTimer timer(times_.ccd);
   // No distance (pair or ground) changes by more than twice the largest vertex
   // move, so a move that cannot close (1 - ratio) of the smallest distance
-  // keeps every pair above the CCD's separation without a narrow phase.
+  // keeps every pair above the CCD's separation without any collision test.
   const double move = x0.rows() > 0 ? (x1 - x0).rowwise().norm().maxCoeff() : 0.0;
-  if (2.0 * move < (1.0 - params_.solver.ccd_separation_ratio) * separation) return s;
-  s.max_step = max_collision_free_step(sys_.collision_mesh(), x0, x1, *s.candidates, params_.ground_height,
-                                       params_.solver.ccd_separation_ratio);
-  return s;
+  if (2.0 * move < (1.0 - params_.solver.ccd_separation_ratio) * separation) return 1.0;
+  const Candidates* candidates;
+  {
+    ScopedTimer timer(times_.broad_phase);
+    candidates = &candidates_.along(sys_.collision_mesh(), x0, x1);
+  }
+  ScopedTimer timer(times_.ccd);
+  return max_collision_free_step(sys_.collision_mesh(), x0, x1, *candidates, params_.ground_height,
+                                 params_.solver.ccd_separation_ratio);
 }
 
 const Candidates& Simulator::candidates_near(const Positions& q) const {
@@ -119,7 +118,7 @@ bool Simulator::try_move_prescribed(Positions& q, const std::vector<Vec3>& targe
     dq.row(node) = targets[i].transpose() - q.row(node);
   }
   if (dq.isZero(0.0)) return true;
-  if (sweep(q, dq).max_step < 1.0) return false;
+  if (sweep(q, dq) < 1.0) return false;
   q += dq;
   return true;
 }
@@ -145,13 +144,13 @@ bool Simulator::start_step(Positions& q, const std::vector<Vec3>& targets, const
     both.row(node) = targets[i].transpose() - q.row(node);
   }
   // Usually the whole move is collision free: one sweep.
-  if (!both.isZero(0.0) && sweep(q, both, separation).max_step >= 1.0) {
+  if (!both.isZero(0.0) && sweep(q, both, separation) >= 1.0) {
     q += both;
     return true;
   }
   const bool moved = try_move_prescribed(q, targets);
   const Positions to_tilde = free_nodes_to_tilde(q);
-  if (!to_tilde.isZero(0.0)) q += std::min(1.0, sweep(q, to_tilde).max_step) * to_tilde;
+  if (!to_tilde.isZero(0.0)) q += std::min(1.0, sweep(q, to_tilde)) * to_tilde;
   return moved;
 }
 
@@ -167,7 +166,7 @@ bool Simulator::finished(Positions& q, const Positions& dq, const ContactSet& co
   // Converged: still take this last (tiny) step when it is collision free.
   // Otherwise the stopping error, up to newton_tol * h per step, builds up
   // along a run that starts Newton near the answer (warm start).
-  if (sweep(q, dq, separation(q, contacts)).max_step >= 1.0) q += dq;
+  if (sweep(q, dq, separation(q, contacts)) >= 1.0) q += dq;
   return true;
 }
 
@@ -233,8 +232,7 @@ Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std:
     if (finished(q, dq, contacts)) return result;
 
     // Largest collision-free step, then backtracking until the energy decreases.
-    const Sweep sw = sweep(q, dq, separation(q, contacts));
-    double alpha = std::min(1.0, sw.max_step);
+    double alpha = std::min(1.0, sweep(q, dq, separation(q, contacts)));
     bool retry_with_newton = false;
     {
       ScopedTimer timer(times_.line_search);

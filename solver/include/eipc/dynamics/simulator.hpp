@@ -108,14 +108,11 @@ private:
   /// The contacts at q (from the cache's contact candidates).
   ContactSet contacts_at(const Positions& q) const;
   std::vector<Vec3> prescribed_targets(double t) const;
-  /// One broad phase over the straight move q -> q + dq (inflated by dhat) and the CCD step bound on it.
-  struct Sweep {
-    const Candidates* candidates;  ///< every pair within dhat anywhere on the move (until the next broad phase)
-    double max_step = 1.0;  ///< largest collision-free fraction of the move
-  };
-  /// `separation`: a lower bound on every pair's and vertex-ground distance at
-  /// q (0 if unknown); moves too short to close (1 - ccd ratio) of it skip the CCD.
-  Sweep sweep(const Positions& q, const Positions& dq, double separation = 0.0) const;
+  /// The largest collision-free fraction of the straight move q -> q + dq (CCD
+  /// over the cached broad phase). `separation`: a lower bound on every pair's
+  /// and vertex-ground distance at q (0 if unknown); a move too short to close
+  /// (1 - ccd ratio) of it is collision free without any test.
+  double sweep(const Positions& q, const Positions& dq, double separation = 0.0) const;
   /// min(dhat, smallest contact distance): a lower bound on every distance at q,
   /// given the contacts at q.
   double separation(const Positions& q, const ContactSet& contacts) const;
