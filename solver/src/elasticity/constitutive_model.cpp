@@ -17,15 +17,6 @@ std::variant<LinearCorotated, StableNeoHookean, AbdOrthogonality> make_model(con
 }
 
 template <class Model>
-void stress_and_derivative_of(const Model& m, const Mat3& F, bool project, Mat3& P, Mat<9>& dP) {
-  P = m.stress(F);
-  dP = project ? m.projected_stress_derivative(F) : m.stress_derivative(F);
-}
-void stress_and_derivative_of(const LinearCorotated& m, const Mat3& F, bool project, Mat3& P, Mat<9>& dP) {
-  m.stress_and_derivative(F, project, P, dP);
-}
-
-template <class Model>
 double energy_of(const Model& m, const Mat3& F, SvdMemo&) {
   return m.energy(F);
 }
@@ -38,18 +29,10 @@ Mat3 stress_of(const Model& m, const Mat3& F, SvdMemo&) {
 Mat3 stress_of(const LinearCorotated& m, const Mat3& F, SvdMemo& memo) { return m.stress(F, memo.of(F)); }
 
 template <class Model>
-void stress_and_derivative_of(const Model& m, const Mat3& F, bool project, Mat3& P, Mat<9>& dP, SvdMemo&) {
-  stress_and_derivative_of(m, F, project, P, dP);
-}
-void stress_and_derivative_of(const LinearCorotated& m, const Mat3& F, bool project, Mat3& P, Mat<9>& dP,
-                              SvdMemo& memo) {
-  m.stress_and_derivative(F, memo.of(F), project, P, dP);
-}
-template <class Model>
-void element_derivatives_of(const Model& m, const Mat3& F, const Mat3& Dm_inv, bool project, SvdMemo& memo, Mat3& P,
+void element_derivatives_of(const Model& m, const Mat3& F, const Mat3& Dm_inv, bool project, SvdMemo&, Mat3& P,
                             Mat<12>& H) {
-  Mat<9> dP;
-  stress_and_derivative_of(m, F, project, P, dP, memo);
+  P = m.stress(F);
+  const Mat<9> dP = project ? m.projected_stress_derivative(F) : m.stress_derivative(F);
   const Mat<12> A = pull_back_stress_derivative(dP, Dm_inv);
   H = 0.5 * (A + A.transpose());  // exact symmetry for the sparse solver
 }
@@ -84,18 +67,11 @@ Mat3 ConstitutiveModel::stress(const Mat3& F, SvdMemo& memo) const {
   return std::visit([&](const auto& m) { return stress_of(m, F, memo); }, model_);
 }
 
-void ConstitutiveModel::stress_and_derivative(const Mat3& F, bool project, Mat3& P, Mat<9>& dP,
-                                              SvdMemo& memo) const {
-  std::visit([&](const auto& m) { stress_and_derivative_of(m, F, project, P, dP, memo); }, model_);
-}
 
 void ConstitutiveModel::element_derivatives(const Mat3& F, const Mat3& Dm_inv, bool project, SvdMemo& memo, Mat3& P,
                                             Mat<12>& H) const {
   std::visit([&](const auto& m) { element_derivatives_of(m, F, Dm_inv, project, memo, P, H); }, model_);
 }
 
-void ConstitutiveModel::stress_and_derivative(const Mat3& F, bool project, Mat3& P, Mat<9>& dP) const {
-  std::visit([&](const auto& m) { stress_and_derivative_of(m, F, project, P, dP); }, model_);
-}
 
 }  // namespace eipc

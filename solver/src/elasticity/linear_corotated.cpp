@@ -29,16 +29,6 @@ Mat<9> LinearCorotated::projected_stress_derivative(const Mat3& F) const {
   return hessian(rotation_variant_svd(F), true);
 }
 
-void LinearCorotated::stress_and_derivative(const Mat3& F, bool project, Mat3& P, Mat<9>& dP) const {
-  stress_and_derivative(F, rotation_variant_svd(F), project, P, dP);
-}
-
-void LinearCorotated::stress_and_derivative(const Mat3& F, const RotationVariantSvd& s, bool project, Mat3& P,
-                                            Mat<9>& dP) const {
-  P = stress(F, s);
-  dP = hessian(s, project);
-}
-
 LinearCorotated::HessianTerms LinearCorotated::hessian_terms(const RotationVariantSvd& s, bool project) const {
   // H = 2 mu I + lambda r r^T + sum_ij (e_ij - 2 mu) t_ij t_ij^T,  e_ij = 2 mu + c 2/(s_i + s_j)
   HessianTerms h;

@@ -26,15 +26,12 @@ public:
   /// with dFdx onto R^9, V dFdx^T H dFdx is PSD exactly when H is: projecting the
   /// 9x9 gives a PSD element Hessian and changes nothing when it already was PSD.
   Mat<9> stress_derivative(const Mat3& F, bool project = false) const;
-  /// stress(F) and stress_derivative(F, project) together (one SVD for linear corotated).
-  void stress_and_derivative(const Mat3& F, bool project, Mat3& P, Mat<9>& dP) const;
-  /// energy(), stress() and stress_and_derivative() reusing the SVD of F kept
-  /// in `memo` (models without an SVD ignore it).
+  /// energy() and stress() reusing the SVD of F kept in `memo` (models without
+  /// an SVD ignore it).
   double energy(const Mat3& F, SvdMemo& memo) const;
   Mat3 stress(const Mat3& F, SvdMemo& memo) const;
-  void stress_and_derivative(const Mat3& F, bool project, Mat3& P, Mat<9>& dP, SvdMemo& memo) const;
   /// P and the element Hessian dFdx^T (d2Psi/dF2) dFdx of a tet with rest-shape
-  /// inverse Dm_inv (exactly symmetric), reusing `memo` like the above; linear
+  /// inverse Dm_inv (exactly symmetric), reusing `memo` like the above (one SVD); linear
   /// corotated skips the 9x9 (LinearCorotated::element_hessian).
   void element_derivatives(const Mat3& F, const Mat3& Dm_inv, bool project, SvdMemo& memo, Mat3& P,
                            Mat<12>& H) const;

@@ -28,12 +28,9 @@ public:
   Mat<9> stress_derivative(const Mat3& F) const;  ///< d2Psi/dF2 on column-major vec(F)
   /// d2Psi/dF2 projected to PSD analytically (twist eigenvalues clamped at 0).
   Mat<9> projected_stress_derivative(const Mat3& F) const;
-  /// P and d2Psi/dF2 (projected if `project`) from one SVD of F.
-  void stress_and_derivative(const Mat3& F, bool project, Mat3& P, Mat<9>& dP) const;
   /// The same from a given SVD of F.
   double energy(const RotationVariantSvd& s) const;
   Mat3 stress(const Mat3& F, const RotationVariantSvd& s) const;
-  void stress_and_derivative(const Mat3& F, const RotationVariantSvd& s, bool project, Mat3& P, Mat<9>& dP) const;
   /// dFdx^T (d2Psi/dF2, projected if `project`) dFdx of a tet with rest-shape
   /// inverse Dm_inv, from the structure of d2Psi/dF2 (identity plus rank 4,
   /// see the header comment) without forming the 9x9.
