@@ -78,14 +78,19 @@ std::vector<Vec3> Simulator::prescribed_targets(double t) const {
   return targets;
 }
 
-double Simulator::sweep(const Positions& q, const Positions& dq, double separation) const {
+double Simulator::sweep(const Positions& q, const Positions& dq, const ContactSet* contacts) const {
   const Positions x0 = sys_.collision_positions(q);
   const Positions x1 = sys_.collision_positions(q + dq);
   // No distance (pair or ground) changes by more than twice the largest vertex
-  // move, so a move that cannot close (1 - ratio) of the smallest distance
-  // keeps every pair above the CCD's separation without any collision test.
-  const double move = x0.rows() > 0 ? (x1 - x0).rowwise().norm().maxCoeff() : 0.0;
-  if (2.0 * move < (1.0 - params_.solver.ccd_separation_ratio) * separation) return 1.0;
+  // move, and every pair is at least min(dhat, closest contact) apart, so a
+  // move that cannot close (1 - ratio) of that keeps every pair above the
+  // CCD's separation without any collision test.
+  if (contacts) {
+    double closest = params_.contact.dhat;
+    for (const Contact& c : contacts->contacts) closest = std::min(closest, contact_distance(c, x0, contacts->ground_height));
+    const double move = x0.rows() > 0 ? (x1 - x0).rowwise().norm().maxCoeff() : 0.0;
+    if (2.0 * move < (1.0 - params_.solver.ccd_separation_ratio) * closest) return 1.0;
+  }
   const Candidates* candidates;
   {
     ScopedTimer timer(times_.broad_phase);
@@ -123,16 +128,8 @@ bool Simulator::try_move_prescribed(Positions& q, const std::vector<Vec3>& targe
   return true;
 }
 
-double Simulator::separation(const Positions& q, const ContactSet& contacts) const {
-  double closest = params_.contact.dhat;
-  if (contacts.empty()) return closest;
-  const Positions x = sys_.collision_positions(q);
-  for (const Contact& c : contacts.contacts) closest = std::min(closest, contact_distance(c, x, contacts.ground_height));
-  return closest;
-}
-
 bool Simulator::start_step(Positions& q, const std::vector<Vec3>& targets, const Positions& q_tilde,
-                           double separation) const {
+                           const ContactSet* contacts) const {
   auto free_nodes_to_tilde = [&](const Positions& from) {
     Positions d = q_tilde - from;
     for (const PrescribedNode& p : sys_.prescribed()) d.row(p.node).setZero();
@@ -144,7 +141,7 @@ bool Simulator::start_step(Positions& q, const std::vector<Vec3>& targets, const
     both.row(node) = targets[i].transpose() - q.row(node);
   }
   // Usually the whole move is collision free: one sweep.
-  if (!both.isZero(0.0) && sweep(q, both, separation) >= 1.0) {
+  if (!both.isZero(0.0) && sweep(q, both, contacts) >= 1.0) {
     q += both;
     return true;
   }
@@ -166,7 +163,7 @@ bool Simulator::finished(Positions& q, const Positions& dq, const ContactSet& co
   // Converged: still take this last (tiny) step when it is collision free.
   // Otherwise the stopping error, up to newton_tol * h per step, builds up
   // along a run that starts Newton near the answer (warm start).
-  if (sweep(q, dq, separation(q, contacts)) >= 1.0) q += dq;
+  if (sweep(q, dq, &contacts) >= 1.0) q += dq;
   return true;
 }
 
@@ -232,7 +229,7 @@ Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std:
     if (finished(q, dq, contacts)) return result;
 
     // Largest collision-free step, then backtracking until the energy decreases.
-    double alpha = std::min(1.0, sweep(q, dq, separation(q, contacts)));
+    double alpha = std::min(1.0, sweep(q, dq, &contacts));
     bool retry_with_newton = false;
     {
       ScopedTimer timer(times_.line_search);
@@ -308,7 +305,7 @@ StepStats Simulator::step() {
   std::vector<bool> fixed(sys_.num_dofs(), false);
   // Starting from x_t + h v_t instead of x_t halves the Newton iterations of
   // steady motion (grasp: 5.8 -> 3.6 per step at h = 0.02) with the same result.
-  const bool moved = start_step(q, targets, s.q_tilde, contacts_ ? separation(q, *contacts_) : 0.0);
+  const bool moved = start_step(q, targets, s.q_tilde, contacts_ ? &*contacts_ : nullptr);
   if (moved)
     for (const PrescribedNode& p : sys_.prescribed())
       for (int d = 0; d < 3; ++d) fixed[3 * p.node + d] = true;

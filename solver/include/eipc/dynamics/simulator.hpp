@@ -100,22 +100,19 @@ private:
   /// Newton's start: prescribed nodes to their targets (all or nothing, as
   /// try_move_prescribed) and free nodes towards the inertial prediction
   /// q_tilde as far as collision free. Returns whether the prescribed nodes moved.
-  /// `separation`: as for sweep(), at q.
+  /// `contacts`: as for sweep(), at q.
   bool start_step(Positions& q, const std::vector<Vec3>& targets, const Positions& q_tilde,
-                  double separation) const;
+                  const ContactSet* contacts) const;
   /// Candidates holding every pair closer than dhat at q (valid until the next broad-phase call).
   const Candidates& candidates_near(const Positions& q) const;
   /// The contacts at q (from the cache's contact candidates).
   ContactSet contacts_at(const Positions& q) const;
   std::vector<Vec3> prescribed_targets(double t) const;
   /// The largest collision-free fraction of the straight move q -> q + dq (CCD
-  /// over the cached broad phase). `separation`: a lower bound on every pair's
-  /// and vertex-ground distance at q (0 if unknown); a move too short to close
-  /// (1 - ccd ratio) of it is collision free without any test.
-  double sweep(const Positions& q, const Positions& dq, double separation = 0.0) const;
-  /// min(dhat, smallest contact distance): a lower bound on every distance at q,
-  /// given the contacts at q.
-  double separation(const Positions& q, const ContactSet& contacts) const;
+  /// over the cached broad phase). `contacts`: the contacts at q, or nullptr
+  /// if unknown; with them, a move too short to close (1 - ccd ratio) of the
+  /// smallest distance is collision free without any test.
+  double sweep(const Positions& q, const Positions& dq, const ContactSet* contacts = nullptr) const;
 
   DofSystem sys_;
   SimulationParams params_;
