@@ -76,6 +76,18 @@ template <typename F> void collect(std::size_t n, F make, std::vector<Contact>& 
   });
 }
 
+/// The items of `in` for which make(item, contact) is true, in order.
+template <class Item, typename Make>
+std::vector<Item> kept(const std::vector<Item>& in, Make make) {
+  std::vector<Item> out;
+  parallel_gather(in.size(), 1024, out, [&](std::size_t begin, std::size_t end, std::vector<Item>& dst) {
+    Contact c;
+    for (std::size_t i = begin; i < end; ++i)
+      if (make(in[i], c)) dst.push_back(in[i]);
+  });
+  return out;
+}
+
 }  // namespace
 
 ContactSet build_contact_set(const CollisionMesh& mesh, const Positions& x, const Candidates& candidates,
@@ -111,22 +123,12 @@ Candidates candidates_within(const CollisionMesh& mesh, const Positions& x, cons
   if (x.rows() != mesh.num_vertices())
     throw std::invalid_argument("candidates_within: x has a different vertex count than the collision mesh");
   Candidates out;
-  parallel_gather(candidates.point_triangle.size(), 1024, out.point_triangle,
-                  [&](std::size_t begin, std::size_t end, std::vector<PointTriangleCandidate>& dst) {
-                    for (std::size_t i = begin; i < end; ++i) {
-                      Contact c;
-                      if (make_point_triangle(mesh, x, candidates.point_triangle[i], distance, c))
-                        dst.push_back(candidates.point_triangle[i]);
-                    }
-                  });
-  parallel_gather(candidates.edge_edge.size(), 1024, out.edge_edge,
-                  [&](std::size_t begin, std::size_t end, std::vector<EdgeEdgeCandidate>& dst) {
-                    for (std::size_t i = begin; i < end; ++i) {
-                      Contact c;
-                      if (make_edge_edge(mesh, x, candidates.edge_edge[i], distance, c))
-                        dst.push_back(candidates.edge_edge[i]);
-                    }
-                  });
+  out.point_triangle = kept(candidates.point_triangle, [&](const PointTriangleCandidate& p, Contact& c) {
+    return make_point_triangle(mesh, x, p, distance, c);
+  });
+  out.edge_edge = kept(candidates.edge_edge, [&](const EdgeEdgeCandidate& e, Contact& c) {
+    return make_edge_edge(mesh, x, e, distance, c);
+  });
   return out;
 }
 
