@@ -3,6 +3,8 @@
 #include "eipc/contact/smooth_friction.hpp"
 #include "local_assembly.hpp"
 
+#include <algorithm>
+
 namespace eipc {
 
 Eigen::Vector2d friction_relative_displacement(const FrictionContact& c, const Positions& x, const Positions& x_n) {
@@ -45,6 +47,21 @@ Mat<12> contact_friction_hessian(const FrictionContact& c, const Positions& x, c
   for (int i = 0; i < c.num_vertices(); ++i)
     for (int j = 0; j < c.num_vertices(); ++j) h.block<3, 3>(3 * i, 3 * j) = c.weights[i] * c.weights[j] * block;
   return h;
+}
+
+std::vector<double> friction_stick_crossings(const Positions& x0, const Positions& x1, const Positions& x_n,
+                                             const FrictionSet& friction) {
+  std::vector<double> alphas;
+  const double e = friction.epsv_h;
+  for (const FrictionContact& c : friction.contacts) {
+    const Eigen::Vector2d u0 = friction_relative_displacement(c, x0, x_n);
+    const Eigen::Vector2d du = friction_relative_displacement(c, x1, x_n) - u0;
+    if (u0.norm() <= e || u0.dot(du) >= 0) continue;
+    const double alpha = -u0.dot(du) / du.squaredNorm();
+    if (alpha < 1.0 && (u0 + alpha * du).norm() <= e) alphas.push_back(alpha);
+  }
+  std::sort(alphas.rbegin(), alphas.rend());
+  return alphas;
 }
 
 double friction_potential(const Positions& x, const Positions& x_n, const FrictionSet& friction) {

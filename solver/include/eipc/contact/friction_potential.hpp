@@ -22,6 +22,13 @@ Vec<12> contact_friction_gradient(const FrictionContact& c, const Positions& x, 
 Mat<12> contact_friction_hessian(const FrictionContact& c, const Positions& x, const Positions& x_n, double epsv_h,
                                  bool project_psd);
 
+/// Step sizes alpha in (0, 1) at which a sliding contact (|u| > e at x0) passes through its stick
+/// zone (|u| <= e) on the straight line from x0 to x1, at the point of the line closest to u = 0:
+/// there its friction force reverses, a kink of the energy along the line that Newton's model,
+/// which has no curvature along the slip, cannot see. Sorted descending, duplicates kept.
+std::vector<double> friction_stick_crossings(const Positions& x0, const Positions& x1, const Positions& x_n,
+                                             const FrictionSet& friction);
+
 double friction_potential(const Positions& x, const Positions& x_n, const FrictionSet& friction);
 /// grad D, size 3N.
 VecX friction_potential_gradient(const Positions& x, const Positions& x_n, const FrictionSet& friction);

@@ -160,3 +160,33 @@ TEST_CASE("friction assembly is bit-identical for 1 and 2 threads", "[contact][f
   for (std::size_t i = 0; i < h1.size(); ++i) same = same && h1[i].value() == h2[i].value() && h1[i].row() == h2[i].row();
   CHECK(same);
 }
+
+TEST_CASE("stick crossings: where a sliding contact's straight path passes through its stick zone",
+          "[contact][friction]") {
+  // Point-ground contacts, one vertex each, x^n = 0 so u = (x, y) of the vertex; e = 1e-5.
+  const std::vector<std::pair<Eigen::Vector2d, Eigen::Vector2d>> paths = {
+      {{1e-3, 0}, {-1e-3, 1e-6}},  // reverses through the stick zone halfway: alpha ~ 0.5
+      {{1e-3, 0}, {-1e-3, 1e-3}},  // reverses but passes 7e-4 from u = 0: no kink
+      {{5e-6, 0}, {-1e-3, 0}},     // starts sticking: Newton's model has its curvature
+      {{1e-3, 0}, {2e-3, 0}},      // slides on, away from u = 0
+      {{1e-3, 0}, {-1e-4, 0}},     // reaches u = 0 at alpha = 1 / 1.1
+      {{1e-3, 0}, {5e-4, 0}},      // would reach u = 0 only at alpha = 2
+  };
+  FrictionSet friction;
+  friction.epsv_h = 1e-5;
+  Positions x0 = Positions::Zero(paths.size(), 3), x1 = x0;
+  for (std::size_t k = 0; k < paths.size(); ++k) {
+    FrictionContact c;
+    c.kind = ContactKind::point_ground;
+    c.vertices[0] = static_cast<int>(k);
+    c.weights[0] = 1;
+    c.basis = tangent_basis(Vec3::UnitZ());
+    friction.contacts.push_back(c);
+    x0.row(k).head<2>() = paths[k].first.transpose();
+    x1.row(k).head<2>() = paths[k].second.transpose();
+  }
+  const std::vector<double> alphas = friction_stick_crossings(x0, x1, Positions::Zero(paths.size(), 3), friction);
+  REQUIRE(alphas.size() == 2);
+  CHECK(alphas[0] == Approx(1 / 1.1).epsilon(1e-12));
+  CHECK(alphas[1] == Approx(0.5).epsilon(1e-6));
+}
