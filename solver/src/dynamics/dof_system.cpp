@@ -46,6 +46,8 @@ DofSystem::DofSystem(std::vector<Body> bodies) : bodies_(std::move(bodies)) {
   std::vector<Eigen::Triplet<double>> jac;
   std::vector<Eigen::RowVector3i> faces;
   std::vector<Eigen::RowVector3d> rest;
+  std::vector<Eigen::RowVector4i> map_nodes;
+  std::vector<Eigen::RowVector4d> map_weights;
   for (std::size_t bi = 0; bi < bodies_.size(); ++bi) {
     const Body& b = bodies_[bi];
     std::map<int, int> local;  // fine vertex -> collision vertex
@@ -56,10 +58,17 @@ DofSystem::DofSystem(std::vector<Body> bodies) : bodies_(std::move(bodies)) {
       rest.push_back(b.fine_rest.row(fine));
       collision_mesh_.vertex_body.push_back(static_cast<int>(bi));
       collision_fine_vertex_.push_back(fine);
-      for (int j = 0; j < 4; ++j) {
-        const double w = b.fine_map.weights(fine, j);
-        if (w == 0.0) continue;
-        const int node = node_offset_[bi] + b.fine_map.nodes(fine, j);
+      std::vector<std::pair<int, double>> terms;  // (node, weight), by node as J q sums them
+      for (int j = 0; j < 4; ++j)
+        if (b.fine_map.weights(fine, j) != 0.0)
+          terms.emplace_back(node_offset_[bi] + b.fine_map.nodes(fine, j), b.fine_map.weights(fine, j));
+      std::sort(terms.begin(), terms.end());
+      map_nodes.emplace_back(0, 0, 0, 0);
+      map_weights.emplace_back(0, 0, 0, 0);
+      for (std::size_t j = 0; j < terms.size(); ++j) {
+        const auto [node, w] = terms[j];
+        map_nodes.back()[static_cast<Eigen::Index>(j)] = node;
+        map_weights.back()[static_cast<Eigen::Index>(j)] = w;
         for (int d = 0; d < 3; ++d) jac.emplace_back(3 * col + d, 3 * node + d, w);
       }
     }
@@ -73,6 +82,12 @@ DofSystem::DofSystem(std::vector<Body> bodies) : bodies_(std::move(bodies)) {
   collision_mesh_.edges = unique_edges(collision_mesh_.faces);
   collision_jacobian_.resize(3 * static_cast<Eigen::Index>(rest.size()), 3 * num_nodes_);
   collision_jacobian_.setFromTriplets(jac.begin(), jac.end());
+  collision_map_.nodes.resize(static_cast<Eigen::Index>(map_nodes.size()), 4);
+  collision_map_.weights.resize(static_cast<Eigen::Index>(map_nodes.size()), 4);
+  for (std::size_t i = 0; i < map_nodes.size(); ++i) {
+    collision_map_.nodes.row(static_cast<Eigen::Index>(i)) = map_nodes[i];
+    collision_map_.weights.row(static_cast<Eigen::Index>(i)) = map_weights[i];
+  }
 
   // Elasticity on the simulation nodes, prescribed nodes.
   for (std::size_t bi = 0; bi < bodies_.size(); ++bi) {
@@ -106,9 +121,7 @@ Positions DofSystem::gravity_force(const Vec3& g) const {
 }
 
 Positions DofSystem::collision_positions(const Positions& q) const {
-  Positions x(collision_mesh_.num_vertices(), 3);
-  flat(x) = collision_jacobian_ * flat(q);
-  return x;
+  return collision_map_.apply(q);
 }
 
 VecX DofSystem::reduced_gradient(const VecX& collision_gradient) const {

@@ -64,6 +64,7 @@ private:
   CollisionMesh collision_mesh_;
   std::vector<int> collision_fine_vertex_;  ///< per collision vertex: (body from vertex_body) fine vertex
   SparseMatrix collision_jacobian_;
+  NodeMap collision_map_;  ///< J as weights over global nodes (faster to apply than the sparse product)
   std::vector<ElasticBody> elastic_;
   std::vector<int> elastic_body_;
   std::vector<PrescribedNode> prescribed_;
