@@ -76,11 +76,10 @@ Candidates find_candidates(const CollisionMesh& mesh, const Positions& x0, const
                     std::vector<int> hits;
                     for (int a = int(begin); a < int(end); ++a) {
                       hits.clear();
-                      edge_tree.query(edge_boxes[a], hits);
+                      edge_tree.query(edge_boxes[a], hits, a);  // each unordered pair once
                       std::sort(hits.begin(), hits.end());
                       const int a0 = mesh.edges(a, 0), a1 = mesh.edges(a, 1);
                       for (int b : hits) {
-                        if (b <= a) continue;
                         const int b0 = mesh.edges(b, 0), b1 = mesh.edges(b, 1);
                         if (b0 != a0 && b0 != a1 && b1 != a0 && b1 != a1) dst.push_back({a, b});
                       }

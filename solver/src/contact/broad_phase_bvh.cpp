@@ -46,7 +46,7 @@ int AabbTree::build(int begin, int end) {
   return id;
 }
 
-void AabbTree::query(const Aabb& q, std::vector<int>& out) const {
+void AabbTree::query(const Aabb& q, std::vector<int>& out, int min_index) const {
   if (nodes_.empty()) return;
   int stack[64];
   int top = 0;
@@ -56,7 +56,7 @@ void AabbTree::query(const Aabb& q, std::vector<int>& out) const {
     if (!n.box.overlaps(q)) continue;
     if (n.left < 0) {
       for (int i = n.begin; i < n.end; ++i)
-        if (boxes_[order_[i]].overlaps(q)) out.push_back(order_[i]);
+        if (order_[i] > min_index && boxes_[order_[i]].overlaps(q)) out.push_back(order_[i]);
     } else {
       stack[top++] = n.left;
       stack[top++] = n.right;

@@ -27,8 +27,8 @@ public:
   AabbTree() = default;
   explicit AabbTree(std::vector<Aabb> boxes);
 
-  /// Appends to `out` the index of every box overlapping `query` (unsorted).
-  void query(const Aabb& query, std::vector<int>& out) const;
+  /// Appends to `out` the index of every box above `min_index` overlapping `query` (unsorted).
+  void query(const Aabb& query, std::vector<int>& out, int min_index = -1) const;
   int size() const { return static_cast<int>(boxes_.size()); }
 
 private:
