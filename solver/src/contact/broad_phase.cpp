@@ -38,51 +38,168 @@ Aabb swept_edge_box(const CollisionMesh& mesh, const Positions& x0, const Positi
   return box;
 }
 
-Candidates find_candidates(const CollisionMesh& mesh, const Positions& x0, const Positions& x1, double inflation) {
-  if (x0.rows() != mesh.num_vertices() || x1.rows() != mesh.num_vertices())
-    throw InputError("find_candidates: position count does not match the collision mesh");
-  const int nv = mesh.num_vertices();
-  const int nf = static_cast<int>(mesh.faces.rows());
-  const int ne = static_cast<int>(mesh.edges.rows());
+namespace {
 
-  // Each primitive box is inflated by half the margin, so overlap <=> gap <= inflation.
-  const double r = 0.5 * inflation;
-  std::vector<Aabb> face_boxes(nf), edge_boxes(ne), vertex_boxes(nv);
-  const std::size_t box_grain = grain_for(0.02);
-  parallel_for_each(nf, box_grain, [&](std::size_t f) { face_boxes[f] = swept_face_box(mesh, x0, x1, int(f), r); });
-  parallel_for_each(ne, box_grain, [&](std::size_t e) { edge_boxes[e] = swept_edge_box(mesh, x0, x1, int(e), r); });
-  parallel_for_each(nv, box_grain, [&](std::size_t v) { vertex_boxes[v] = swept_vertex_box(x0, x1, int(v), r); });
+/// Primitives of a part of the collision mesh (global indices, ascending).
+struct Part {
+  std::vector<int> vertices, faces, edges;
+};
 
+int body_of_vertex(const CollisionMesh& mesh, int v) { return mesh.vertex_body.empty() ? 0 : mesh.vertex_body[v]; }
+
+Part whole_mesh(const CollisionMesh& mesh) {
+  Part p;
+  p.vertices.resize(std::size_t(mesh.num_vertices()));
+  p.faces.resize(std::size_t(mesh.faces.rows()));
+  p.edges.resize(std::size_t(mesh.edges.rows()));
+  for (std::size_t i = 0; i < p.vertices.size(); ++i) p.vertices[i] = int(i);
+  for (std::size_t i = 0; i < p.faces.size(); ++i) p.faces[i] = int(i);
+  for (std::size_t i = 0; i < p.edges.size(); ++i) p.edges[i] = int(i);
+  return p;
+}
+
+/// The primitives of each body (index = body).
+std::vector<Part> parts_by_body(const CollisionMesh& mesh) {
+  std::vector<Part> parts;
+  auto part = [&](int body) -> Part& {
+    if (body >= int(parts.size())) parts.resize(std::size_t(body) + 1);
+    return parts[std::size_t(body)];
+  };
+  for (int v = 0; v < mesh.num_vertices(); ++v) part(body_of_vertex(mesh, v)).vertices.push_back(v);
+  for (int f = 0; f < int(mesh.faces.rows()); ++f) part(body_of_vertex(mesh, mesh.faces(f, 0))).faces.push_back(f);
+  for (int e = 0; e < int(mesh.edges.rows()); ++e) part(body_of_vertex(mesh, mesh.edges(e, 0))).edges.push_back(e);
+  return parts;
+}
+
+/// Swept, inflated boxes of a part's primitives and the trees over its faces and
+/// edges (tree index i is the part's i-th face / edge).
+struct PartBoxes {
+  std::vector<Aabb> vertices, faces, edges;
   AabbTree face_tree, edge_tree;
-  parallel_both([&] { face_tree = AabbTree(face_boxes); }, [&] { edge_tree = AabbTree(edge_boxes); });
+};
 
-  // A tree query costs ~0.3 us: 64 queries make a chunk worth a task.
-  constexpr std::size_t kQueryChunk = 64;
+PartBoxes boxes_of(const CollisionMesh& mesh, const Positions& x0, const Positions& x1, double r, const Part& part) {
+  PartBoxes b;
+  b.vertices.resize(part.vertices.size());
+  b.faces.resize(part.faces.size());
+  b.edges.resize(part.edges.size());
+  const std::size_t grain = grain_for(0.02);
+  parallel_for_each(b.faces.size(), grain, [&](std::size_t i) { b.faces[i] = swept_face_box(mesh, x0, x1, part.faces[i], r); });
+  parallel_for_each(b.edges.size(), grain, [&](std::size_t i) { b.edges[i] = swept_edge_box(mesh, x0, x1, part.edges[i], r); });
+  parallel_for_each(b.vertices.size(), grain, [&](std::size_t i) { b.vertices[i] = swept_vertex_box(x0, x1, part.vertices[i], r); });
+  parallel_both([&] { b.face_tree = AabbTree(b.faces); }, [&] { b.edge_tree = AabbTree(b.edges); });
+  return b;
+}
+
+bool shares_vertex(const CollisionMesh& mesh, int a, int b) {
+  const int a0 = mesh.edges(a, 0), a1 = mesh.edges(a, 1), b0 = mesh.edges(b, 0), b1 = mesh.edges(b, 1);
+  return b0 == a0 || b0 == a1 || b1 == a0 || b1 == a1;
+}
+
+// A tree query costs ~0.3 us: 64 queries make a chunk worth a task.
+constexpr std::size_t kQueryChunk = 64;
+
+/// All pairs of one part's primitives (see find_candidates).
+Candidates pairs_within(const CollisionMesh& mesh, const Positions& x0, const Positions& x1, double inflation,
+                        const Part& part) {
+  // Each primitive box is inflated by half the margin, so overlap <=> gap <= inflation.
+  const PartBoxes b = boxes_of(mesh, x0, x1, 0.5 * inflation, part);
   Candidates out;
-  parallel_gather(nv, kQueryChunk, out.point_triangle,
+  parallel_gather(part.vertices.size(), kQueryChunk, out.point_triangle,
                   [&](std::size_t begin, std::size_t end, std::vector<PointTriangleCandidate>& dst) {
                     std::vector<int> hits;
-                    for (int v = int(begin); v < int(end); ++v) {
+                    for (std::size_t i = begin; i < end; ++i) {
+                      const int v = part.vertices[i];
                       hits.clear();
-                      face_tree.query(vertex_boxes[v], hits);
+                      b.face_tree.query(b.vertices[i], hits);
                       std::sort(hits.begin(), hits.end());
-                      for (int f : hits)
-                        if (mesh.faces(f, 0) != v && mesh.faces(f, 1) != v && mesh.faces(f, 2) != v)
-                          dst.push_back({v, f});
+                      for (int k : hits) {
+                        const int f = part.faces[std::size_t(k)];
+                        if (mesh.faces(f, 0) != v && mesh.faces(f, 1) != v && mesh.faces(f, 2) != v) dst.push_back({v, f});
+                      }
                     }
                   });
-  parallel_gather(ne, kQueryChunk, out.edge_edge,
+  parallel_gather(part.edges.size(), kQueryChunk, out.edge_edge,
                   [&](std::size_t begin, std::size_t end, std::vector<EdgeEdgeCandidate>& dst) {
                     std::vector<int> hits;
-                    for (int a = int(begin); a < int(end); ++a) {
+                    for (std::size_t i = begin; i < end; ++i) {
                       hits.clear();
-                      edge_tree.query(edge_boxes[a], hits, a);  // each unordered pair once
+                      b.edge_tree.query(b.edges[i], hits, int(i));  // each unordered pair once
                       std::sort(hits.begin(), hits.end());
-                      const int a0 = mesh.edges(a, 0), a1 = mesh.edges(a, 1);
-                      for (int b : hits) {
-                        const int b0 = mesh.edges(b, 0), b1 = mesh.edges(b, 1);
-                        if (b0 != a0 && b0 != a1 && b1 != a0 && b1 != a1) dst.push_back({a, b});
+                      const int a = part.edges[i];
+                      for (int k : hits)
+                        if (!shares_vertex(mesh, a, part.edges[std::size_t(k)])) dst.push_back({a, part.edges[std::size_t(k)]});
+                    }
+                  });
+  return out;
+}
+
+void check_counts(const CollisionMesh& mesh, const Positions& x0, const Positions& x1) {
+  if (x0.rows() != mesh.num_vertices() || x1.rows() != mesh.num_vertices())
+    throw InputError("find_candidates: position count does not match the collision mesh");
+}
+
+}  // namespace
+
+Candidates find_candidates(const CollisionMesh& mesh, const Positions& x0, const Positions& x1, double inflation) {
+  check_counts(mesh, x0, x1);
+  return pairs_within(mesh, x0, x1, inflation, whole_mesh(mesh));
+}
+
+Candidates find_candidates_within_body(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
+                                       double inflation, int body) {
+  check_counts(mesh, x0, x1);
+  const std::vector<Part> parts = parts_by_body(mesh);
+  if (body < 0 || body >= int(parts.size())) return {};
+  return pairs_within(mesh, x0, x1, inflation, parts[std::size_t(body)]);
+}
+
+Candidates find_candidates_between_bodies(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
+                                          double inflation) {
+  check_counts(mesh, x0, x1);
+  const std::vector<Part> parts = parts_by_body(mesh);
+  std::vector<PartBoxes> boxes(parts.size());
+  for (std::size_t p = 0; p < parts.size(); ++p) boxes[p] = boxes_of(mesh, x0, x1, 0.5 * inflation, parts[p]);
+  // Position of each vertex and edge in its body's part (to find its box).
+  std::vector<int> vertex_slot(std::size_t(mesh.num_vertices())), edge_slot(std::size_t(mesh.edges.rows()));
+  for (const Part& part : parts) {
+    for (std::size_t i = 0; i < part.vertices.size(); ++i) vertex_slot[std::size_t(part.vertices[i])] = int(i);
+    for (std::size_t i = 0; i < part.edges.size(); ++i) edge_slot[std::size_t(part.edges[i])] = int(i);
+  }
+  Candidates out;
+  parallel_gather(std::size_t(mesh.num_vertices()), kQueryChunk, out.point_triangle,
+                  [&](std::size_t begin, std::size_t end, std::vector<PointTriangleCandidate>& dst) {
+                    std::vector<int> hits, faces;
+                    for (int v = int(begin); v < int(end); ++v) {
+                      const int own = body_of_vertex(mesh, v);
+                      const Aabb& box = boxes[std::size_t(own)].vertices[std::size_t(vertex_slot[std::size_t(v)])];
+                      faces.clear();
+                      for (std::size_t p = 0; p < parts.size(); ++p) {
+                        if (int(p) == own) continue;
+                        hits.clear();
+                        boxes[p].face_tree.query(box, hits);
+                        for (int k : hits) faces.push_back(parts[p].faces[std::size_t(k)]);
                       }
+                      std::sort(faces.begin(), faces.end());
+                      for (int f : faces) dst.push_back({v, f});
+                    }
+                  });
+  parallel_gather(std::size_t(mesh.edges.rows()), kQueryChunk, out.edge_edge,
+                  [&](std::size_t begin, std::size_t end, std::vector<EdgeEdgeCandidate>& dst) {
+                    std::vector<int> hits, edges;
+                    for (int a = int(begin); a < int(end); ++a) {
+                      const int own = body_of_vertex(mesh, mesh.edges(a, 0));
+                      const Aabb& box = boxes[std::size_t(own)].edges[std::size_t(edge_slot[std::size_t(a)])];
+                      edges.clear();
+                      for (std::size_t p = 0; p < parts.size(); ++p) {
+                        if (int(p) == own) continue;
+                        hits.clear();
+                        boxes[p].edge_tree.query(box, hits);
+                        for (int k : hits)
+                          if (parts[p].edges[std::size_t(k)] > a) edges.push_back(parts[p].edges[std::size_t(k)]);
+                      }
+                      std::sort(edges.begin(), edges.end());
+                      for (int b : edges) dst.push_back({a, b});
                     }
                   });
   return out;
@@ -92,6 +209,18 @@ Positions follow_mean_translation(const Positions& x0, const Positions& x1) {
   if (x1.rows() == 0) return x1;
   const Eigen::RowVector3d mean = (x1 - x0).colwise().mean();
   return x1.rowwise() - mean;
+}
+
+Positions follow_body_translations(const CollisionMesh& mesh, const Positions& x0, const Positions& x1) {
+  Positions out = x1;
+  for (const Part& part : parts_by_body(mesh)) {
+    if (part.vertices.empty()) continue;
+    Eigen::RowVector3d mean = Eigen::RowVector3d::Zero();
+    for (int v : part.vertices) mean += x1.row(v) - x0.row(v);
+    mean /= double(part.vertices.size());
+    for (int v : part.vertices) out.row(v) -= mean;
+  }
+  return out;
 }
 
 }  // namespace eipc

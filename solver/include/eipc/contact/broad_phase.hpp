@@ -21,11 +21,24 @@ Aabb swept_edge_box(const CollisionMesh& mesh, const Positions& x0, const Positi
 /// computed in parallel (TBB) with a result independent of the thread count.
 Candidates find_candidates(const CollisionMesh& mesh, const Positions& x0, const Positions& x1, double inflation);
 
+/// The pairs of find_candidates whose primitives both belong to `body`
+/// (CollisionMesh::vertex_body; an empty vertex_body puts everything in body 0).
+Candidates find_candidates_within_body(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
+                                       double inflation, int body);
+/// The pairs of find_candidates whose primitives belong to different bodies.
+Candidates find_candidates_between_bodies(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
+                                          double inflation);
+
 /// The end x1 of the motion x0 -> x1 seen from a frame that moves with the mean
 /// displacement: x1 - mean(x1 - x0). Distances at every time of the motion, and
 /// so contacts and collision times, are the same in that frame, but swept boxes
 /// shrink when everything moves together (a gripper lifting what it holds
 /// sweeps 3 mm a step; its parts move only ~0.1 mm relative to each other).
 Positions follow_mean_translation(const Positions& x0, const Positions& x1);
+
+/// x1 with each body's own mean displacement removed from its vertices: the
+/// frame in which a body's pairs with itself are swept (a finger carried 2 mm a
+/// step sweeps its own close triangle pairs only by how much it deforms).
+Positions follow_body_translations(const CollisionMesh& mesh, const Positions& x0, const Positions& x1);
 
 }  // namespace eipc

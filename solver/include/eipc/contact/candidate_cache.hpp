@@ -1,19 +1,27 @@
 // Broad-phase candidates kept across Newton iterations and time steps (a
-// "skin" or Verlet list). Candidates found at reference positions x_ref with
-// inflation dhat + 2 r contain every pair that comes within dhat, and every pair
-// whose swept boxes overlap in the frame that follows the mean translation
-// (see follow_mean_translation), for any positions (or straight sweeps between
-// positions) that are x_ref moved by a common translation plus at most r per
-// vertex: distances do not change under a common translation, and each
-// primitive's box moves by at most r per axis relative to the others. The
-// translation is the mean displacement from x_ref, so a gripper lifting what
-// it holds keeps its candidates. Filtering this superset (by distance for
-// contacts, by swept boxes for CCD) gives exactly the sets a fresh broad phase
-// in that frame would, in the same order, so results do not change. It is
-// rebuilt only when a vertex leaves its skin.
+// "skin" or Verlet list), in groups that each follow their own motion: the
+// pairs within each body, in a frame that follows that body's mean
+// translation, and the pairs between bodies, in a frame that follows the mean
+// translation of everything. Distances do not change under a translation
+// applied to both primitives of a pair, so each group's frame sees the same
+// contacts and collisions; but a gripper finger carried 2 mm a step moves its
+// own close triangle pairs only by how much it deforms, and a gripper lifting
+// what it holds keeps the pairs between them.
+//
+// A group's candidates found at reference positions x_ref with inflation
+// dhat + 2 r contain every pair of the group that comes within dhat, and every
+// pair whose swept boxes overlap in the group's frame, for positions (or
+// straight sweeps between positions) that are x_ref moved by a common
+// translation plus at most r per vertex of the group. Filtering this superset
+// (by distance for contacts, by swept boxes for CCD) gives exactly the group's
+// sets a fresh broad phase in that frame would. A group is rebuilt only when
+// one of its vertices leaves its skin; a sweep longer than the largest skin gets
+// a one-off broad phase of its own (for that group only).
 #pragma once
 
 #include "eipc/contact/broad_phase.hpp"
+
+#include <vector>
 
 namespace eipc {
 
@@ -23,34 +31,51 @@ public:
   /// `contact_skin` (<= min_skin) is the skin of the contact candidates.
   CandidateCache(double dhat, double min_skin, double max_skin, double contact_skin);
 
-  /// A superset of find_candidates(mesh, x0, follow_mean_translation(x0, x1), dhat)
-  /// (and so of the CCD candidates of x0 -> x1, and of the contacts anywhere
-  /// on the way). Rebuilds at x0 when a vertex of x0 or x1, after removing the
-  /// mean displacement, is farther than the skin from the reference; a sweep
-  /// longer than max_skin in that frame gets a one-off broad phase of its own.
+  /// For every group, a superset of its pairs whose swept boxes over x0 -> x1
+  /// come within dhat in the group's frame (so of the CCD candidates of
+  /// x0 -> x1, and of the contacts anywhere on the way), in a fixed order:
+  /// the groups one after the other, each sorted as Candidates says.
   const Candidates& along(const CollisionMesh& mesh, const Positions& x0, const Positions& x1);
   /// A superset of find_candidates(mesh, x, x, dhat).
   const Candidates& around(const CollisionMesh& mesh, const Positions& x) { return along(mesh, x, x); }
   /// A smaller superset of find_candidates(mesh, x, x, dhat), for contact sets
-  /// only: the pairs of around() within dhat + 2 contact_skin at the last
-  /// positions it was filtered at, refiltered when a vertex leaves that skin
-  /// or around() is rebuilt.
+  /// only: each group's pairs of around() within dhat + 2 contact_skin at the
+  /// last positions the group was filtered at, refiltered when one of its
+  /// vertices leaves that skin (in the group's frame) or the group is rebuilt.
   /// Newton's iterates move much less than a step's sweep, so one filtering
   /// serves most contact sets of a step.
   const Candidates& for_contacts(const CollisionMesh& mesh, const Positions& x);
 
-  int rebuilds() const { return rebuilds_; }
+  /// Group rebuilds so far (every group's first build counts).
+  int rebuilds() const;
 
 private:
+  /// The pairs within one body (body >= 0) or between bodies (body < 0).
+  struct Group {
+    int body = -1;
+    std::vector<int> vertices;  ///< whose mean displacement the group's frame follows
+    Positions reference;
+    double skin = -1.0;  ///< < 0: no reference yet
+    Candidates cached;
+    Candidates one_off;
+    Positions contact_reference;  ///< empty: no contact candidates yet
+    Candidates for_contacts;
+    int contact_generation = -1;  ///< rebuilds when for_contacts was filtered from cached
+    int rebuilds = 0;
+  };
+  void make_groups(const CollisionMesh& mesh);
+  /// The group's superset for x0 -> x1: cached, rebuilt, or a one-off (then sets `one_off`).
+  const Candidates& group_along(Group& g, const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
+                                bool& one_off);
+  /// The group's contact candidates at x; sets `changed` when they were refiltered.
+  const Candidates& group_for_contacts(Group& g, const CollisionMesh& mesh, const Positions& x, bool& changed);
+
   double dhat_, min_skin_, max_skin_, contact_skin_;
-  Positions reference_;
-  double skin_ = -1.0;  ///< < 0: no reference yet
-  Candidates cached_;
-  Candidates one_off_;
-  Positions contact_reference_;  ///< empty: no contact candidates yet
-  Candidates for_contacts_;
-  int contact_generation_ = -1;  ///< rebuilds_ when for_contacts_ was filtered from cached_
-  int rebuilds_ = 0;
+  std::vector<Group> groups_;
+  Candidates along_;                   ///< the groups' last along() sets, concatenated
+  std::vector<int> along_generation_;  ///< each group's rebuilds when along_ was concatenated
+  bool along_one_off_ = false;         ///< along_ holds a one-off set
+  Candidates for_contacts_;  ///< the groups' last for_contacts() sets, concatenated
 };
 
 }  // namespace eipc
