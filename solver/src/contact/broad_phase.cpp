@@ -212,14 +212,16 @@ Positions follow_mean_translation(const Positions& x0, const Positions& x1) {
 }
 
 Positions follow_body_translations(const CollisionMesh& mesh, const Positions& x0, const Positions& x1) {
-  Positions out = x1;
-  for (const Part& part : parts_by_body(mesh)) {
-    if (part.vertices.empty()) continue;
-    Eigen::RowVector3d mean = Eigen::RowVector3d::Zero();
-    for (int v : part.vertices) mean += x1.row(v) - x0.row(v);
-    mean /= double(part.vertices.size());
-    for (int v : part.vertices) out.row(v) -= mean;
+  if (mesh.vertex_body.empty()) return follow_mean_translation(x0, x1);
+  const int bodies = *std::max_element(mesh.vertex_body.begin(), mesh.vertex_body.end()) + 1;
+  Positions mean = Positions::Zero(bodies, 3);
+  Eigen::VectorXd count = Eigen::VectorXd::Zero(bodies);
+  for (int v = 0; v < mesh.num_vertices(); ++v) {
+    mean.row(mesh.vertex_body[v]) += x1.row(v) - x0.row(v);
+    count[mesh.vertex_body[v]] += 1.0;
   }
+  Positions out = x1;
+  for (int v = 0; v < mesh.num_vertices(); ++v) out.row(v) -= mean.row(mesh.vertex_body[v]) / count[mesh.vertex_body[v]];
   return out;
 }
 

@@ -29,8 +29,15 @@ SweptBoxes swept_boxes(const CollisionMesh& mesh, const Positions& x0, const Pos
   b.faces.resize(std::size_t(mesh.faces.rows()));
   const std::size_t grain = grain_for(0.02);
   parallel_for_each(b.vertices.size(), grain, [&](std::size_t v) { b.vertices[v] = swept_vertex_box(x0, x1, int(v), inflation); });
-  parallel_for_each(b.edges.size(), grain, [&](std::size_t e) { b.edges[e] = swept_edge_box(mesh, x0, x1, int(e), inflation); });
-  parallel_for_each(b.faces.size(), grain, [&](std::size_t f) { b.faces[f] = swept_face_box(mesh, x0, x1, int(f), inflation); });
+  // A primitive's swept box is the union of its vertices' (inflation included).
+  parallel_for_each(b.edges.size(), grain, [&](std::size_t e) {
+    b.edges[e] = b.vertices[std::size_t(mesh.edges(Eigen::Index(e), 0))];
+    b.edges[e].extend(b.vertices[std::size_t(mesh.edges(Eigen::Index(e), 1))]);
+  });
+  parallel_for_each(b.faces.size(), grain, [&](std::size_t f) {
+    b.faces[f] = b.vertices[std::size_t(mesh.faces(Eigen::Index(f), 0))];
+    for (int k = 1; k < 3; ++k) b.faces[f].extend(b.vertices[std::size_t(mesh.faces(Eigen::Index(f), k))]);
+  });
   return b;
 }
 
