@@ -26,10 +26,12 @@ namespace eipc {
 double max_collision_free_step(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
                                std::optional<double> ground_height, double min_distance_ratio);
 
-/// The same, with candidates from any superset of those (e.g. the line-search
-/// candidates of CandidateCache::along, so one broad phase serves both). Pairs
-/// whose swept boxes do not overlap in that frame are skipped, so the result
-/// equals the overload above.
+/// The same, with candidates from a superset of the pairs whose swept boxes
+/// overlap in some translating frame: a pair within one body in the frame that
+/// follows that body's mean translation (follow_body_translations), a pair
+/// between bodies in the one above (e.g. CandidateCache::along, so one broad
+/// phase serves both). Pairs whose swept boxes do not overlap in their frame
+/// cannot collide and are skipped, so the result equals the overload above.
 double max_collision_free_step(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
                                const Candidates& superset, std::optional<double> ground_height,
                                double min_distance_ratio);
