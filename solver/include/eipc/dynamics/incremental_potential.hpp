@@ -67,7 +67,7 @@ private:
   /// The gradient given the elastic part dPhi/dq and the collision positions x = J q.
   VecX gradient_from_elastic(const StepState& s, const Positions& q, const Positions& x, const ContactSet& contacts,
                              const VecX& elastic) const;
-  /// Adds scale * (each tet's Hessian in local_h_) of elastic body i into values on the fixed pattern.
+  /// Adds scale * (each tet's Hessian in local_h_[i]) of elastic body i into values on the fixed pattern.
   void scatter_elements(std::size_t i, double scale, double* values) const;
 
   /// Adds scale * J_c^T local J_c of every contact into H's values; node pairs
@@ -83,8 +83,8 @@ private:
   mutable GrowingPattern contact_pattern_;
   // Scratch reused by every assembly (saves large allocations per iteration).
   mutable std::vector<double> fixed_values_;
-  mutable std::vector<Vec<12>> local_g_;
-  mutable std::vector<Mat<12>> local_h_;
+  mutable std::vector<std::vector<Vec<12>>> local_g_;  ///< per elastic body, per tet
+  mutable std::vector<std::vector<Mat<12>>> local_h_;
   mutable std::vector<std::pair<int, int>> missing_;
 };
 
