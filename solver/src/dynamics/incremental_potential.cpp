@@ -64,27 +64,34 @@ IncrementalPotential::IncrementalPotential(const DofSystem& system, const Simula
 
 VecX IncrementalPotential::gradient(const StepState& s, const Positions& q, const ContactSet& contacts) const {
   VecX elastic = VecX::Zero(sys_.num_dofs());
-  for_each_elastic_body(sys_, [&](std::size_t i) {
-    const int body = sys_.elastic_body_index()[i];
-    sys_.elastic_bodies()[i].add_gradient(body_nodes(sys_, body, q), elastic, 3 * sys_.node_offset(body));
-  });
-  return gradient_from_elastic(s, q, sys_.collision_positions(q), contacts, elastic);
+  VecX contact;
+  parallel_both(
+      [&] {
+        for_each_elastic_body(sys_, [&](std::size_t i) {
+          const int body = sys_.elastic_body_index()[i];
+          sys_.elastic_bodies()[i].add_gradient(body_nodes(sys_, body, q), elastic, 3 * sys_.node_offset(body));
+        });
+      },
+      [&] { contact = contact_gradient(s, sys_.collision_positions(q), contacts); });
+  return gradient_from_parts(s, q, elastic, contact);
 }
 
-VecX IncrementalPotential::gradient_from_elastic(const StepState& s, const Positions& q, const Positions& x,
-                                                 const ContactSet& contacts, const VecX& elastic) const {
+VecX IncrementalPotential::contact_gradient(const StepState& s, const Positions& x, const ContactSet& contacts) const {
+  const CollisionMesh& mesh = sys_.collision_mesh();
+  VecX gx = params_.contact.kappa * barrier_potential_gradient(mesh, x, contacts, params_.contact.dhat);
+  if (s.friction) gx += friction_potential_gradient(x, s.x_prev, *s.friction);
+  return sys_.reduced_gradient(gx);
+}
+
+VecX IncrementalPotential::gradient_from_parts(const StepState& s, const Positions& q, const VecX& elastic,
+                                               const VecX& contact) const {
   const double h2 = params_.dt * params_.dt;
   const Positions dq = q - s.q_tilde;
   Positions inertia(q.rows(), 3);
   for (int d = 0; d < 3; ++d) inertia.col(d) = sys_.node_mass() * dq.col(d);
   VecX g = flat(inertia);
   g += h2 * (elastic - flat(s.external_force));
-
-  const CollisionMesh& mesh = sys_.collision_mesh();
-  VecX gx = params_.contact.kappa * barrier_potential_gradient(mesh, x, contacts, params_.contact.dhat);
-  if (s.friction)
-    gx += friction_potential_gradient(x, s.x_prev, *s.friction);
-  g += h2 * sys_.reduced_gradient(gx);
+  g += h2 * contact;
 
   if (s.damping.nonZeros() > 0) g += s.damping * (flat(q) - flat(s.q_prev));
   for (const PrescribedTarget& t : s.targets) {
@@ -138,7 +145,9 @@ void IncrementalPotential::gradient_and_hessian(const StepState& s, const Positi
   // contact and added into the grown pattern; a node pair not seen before grows
   // it (rare). The fixed part is added once both are done.
   const Positions x = sys_.collision_positions(q);
+  VecX contact;
   auto contact_part = [&] {
+    contact = contact_gradient(s, x, contacts);
     const std::vector<Mat<12>> barrier = barrier_potential_local_hessians(x, contacts, params_.contact.dhat, project);
     std::vector<Mat<12>> friction;
     if (s.friction) friction = friction_potential_local_hessians(x, s.x_prev, *s.friction, project);
@@ -156,7 +165,7 @@ void IncrementalPotential::gradient_and_hessian(const StepState& s, const Positi
   double* h = H.valuePtr();
   const std::vector<int>& to = contact_pattern_.fixed_slots();
   for (std::size_t k = 0; k < values.size(); ++k) h[to[k]] += values[k];
-  gradient = gradient_from_elastic(s, q, x, contacts, elastic);
+  gradient = gradient_from_parts(s, q, elastic, contact);
 }
 
 template <class ContactList>

@@ -64,9 +64,10 @@ public:
   int pattern_growths() const { return contact_pattern_.growths(); }
 
 private:
-  /// The gradient given the elastic part dPhi/dq and the collision positions x = J q.
-  VecX gradient_from_elastic(const StepState& s, const Positions& q, const Positions& x, const ContactSet& contacts,
-                             const VecX& elastic) const;
+  /// J^T (kappa grad B(x) + grad D(x)): the contact part of the gradient, before the h^2 scale.
+  VecX contact_gradient(const StepState& s, const Positions& x, const ContactSet& contacts) const;
+  /// The gradient from its elastic part dPhi/dq and contact_gradient().
+  VecX gradient_from_parts(const StepState& s, const Positions& q, const VecX& elastic, const VecX& contact) const;
   /// Adds scale * (each tet's Hessian in local_h_[i]) of elastic body i into values on the fixed pattern.
   void scatter_elements(std::size_t i, double scale, double* values) const;
 
