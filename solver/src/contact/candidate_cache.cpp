@@ -46,7 +46,10 @@ int CandidateCache::rebuilds() const {
 }
 
 void CandidateCache::make_groups(const CollisionMesh& mesh) {
+  if (!groups_.empty() && mesh_vertices_ == mesh.num_vertices()) return;
   groups_.clear();
+  along_generation_.clear();  // no union of the old groups is reused
+  mesh_vertices_ = mesh.num_vertices();
   const int bodies = mesh.vertex_body.empty() ? 1 : *std::max_element(mesh.vertex_body.begin(), mesh.vertex_body.end()) + 1;
   for (int b = 0; b < bodies; ++b) {
     Group g;
@@ -88,7 +91,7 @@ const Candidates& CandidateCache::group_along(Group& g, const CollisionMesh& mes
 }
 
 const Candidates& CandidateCache::along(const CollisionMesh& mesh, const Positions& x0, const Positions& x1) {
-  if (groups_.empty()) make_groups(mesh);
+  make_groups(mesh);
   bool one_off = false;
   std::vector<const Candidates*> sets;
   std::vector<int> generation;
@@ -123,7 +126,7 @@ const Candidates& CandidateCache::group_for_contacts(Group& g, const CollisionMe
 }
 
 const Candidates& CandidateCache::for_contacts(const CollisionMesh& mesh, const Positions& x) {
-  if (groups_.empty()) make_groups(mesh);
+  make_groups(mesh);
   bool changed = false;
   std::vector<const Candidates*> sets;
   for (Group& g : groups_) sets.push_back(&group_for_contacts(g, mesh, x, changed));

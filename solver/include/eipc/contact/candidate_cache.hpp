@@ -63,6 +63,7 @@ private:
     int contact_generation = -1;  ///< rebuilds when for_contacts was filtered from cached
     int rebuilds = 0;
   };
+  /// The groups of `mesh` (made at the first call, and again for a mesh of another size).
   void make_groups(const CollisionMesh& mesh);
   /// The group's superset for x0 -> x1: cached, rebuilt, or a one-off (then sets `one_off`).
   const Candidates& group_along(Group& g, const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
@@ -72,6 +73,7 @@ private:
 
   double dhat_, min_skin_, max_skin_, contact_skin_;
   std::vector<Group> groups_;
+  int mesh_vertices_ = -1;
   Candidates along_;                   ///< the groups' last along() sets, concatenated
   std::vector<int> along_generation_;  ///< each group's rebuilds when along_ was concatenated
   bool along_one_off_ = false;         ///< along_ holds a one-off set
