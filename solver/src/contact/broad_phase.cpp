@@ -166,6 +166,20 @@ Candidates find_candidates_between_bodies(const CollisionMesh& mesh, const Posit
     for (std::size_t i = 0; i < part.vertices.size(); ++i) vertex_slot[std::size_t(part.vertices[i])] = int(i);
     for (std::size_t i = 0; i < part.edges.size(); ++i) edge_slot[std::size_t(part.edges[i])] = int(i);
   }
+  // The primitives of the other bodies (a body's tree and its index list, by
+  // member) whose boxes overlap `box`, above `above`, ascending, into `found`.
+  auto other_bodies = [&](int own, const Aabb& box, AabbTree PartBoxes::*tree, std::vector<int> Part::*ids, int above,
+                          std::vector<int>& hits, std::vector<int>& found) {
+    found.clear();
+    for (std::size_t p = 0; p < parts.size(); ++p) {
+      if (int(p) == own) continue;
+      hits.clear();
+      (boxes[p].*tree).query(box, hits);
+      for (int k : hits)
+        if ((parts[p].*ids)[std::size_t(k)] > above) found.push_back((parts[p].*ids)[std::size_t(k)]);
+    }
+    std::sort(found.begin(), found.end());
+  };
   Candidates out;
   parallel_gather(std::size_t(mesh.num_vertices()), kQueryChunk, out.point_triangle,
                   [&](std::size_t begin, std::size_t end, std::vector<PointTriangleCandidate>& dst) {
@@ -173,14 +187,7 @@ Candidates find_candidates_between_bodies(const CollisionMesh& mesh, const Posit
                     for (int v = int(begin); v < int(end); ++v) {
                       const int own = body_of_vertex(mesh, v);
                       const Aabb& box = boxes[std::size_t(own)].vertices[std::size_t(vertex_slot[std::size_t(v)])];
-                      faces.clear();
-                      for (std::size_t p = 0; p < parts.size(); ++p) {
-                        if (int(p) == own) continue;
-                        hits.clear();
-                        boxes[p].face_tree.query(box, hits);
-                        for (int k : hits) faces.push_back(parts[p].faces[std::size_t(k)]);
-                      }
-                      std::sort(faces.begin(), faces.end());
+                      other_bodies(own, box, &PartBoxes::face_tree, &Part::faces, -1, hits, faces);
                       for (int f : faces) dst.push_back({v, f});
                     }
                   });
@@ -190,15 +197,7 @@ Candidates find_candidates_between_bodies(const CollisionMesh& mesh, const Posit
                     for (int a = int(begin); a < int(end); ++a) {
                       const int own = body_of_vertex(mesh, mesh.edges(a, 0));
                       const Aabb& box = boxes[std::size_t(own)].edges[std::size_t(edge_slot[std::size_t(a)])];
-                      edges.clear();
-                      for (std::size_t p = 0; p < parts.size(); ++p) {
-                        if (int(p) == own) continue;
-                        hits.clear();
-                        boxes[p].edge_tree.query(box, hits);
-                        for (int k : hits)
-                          if (parts[p].edges[std::size_t(k)] > a) edges.push_back(parts[p].edges[std::size_t(k)]);
-                      }
-                      std::sort(edges.begin(), edges.end());
+                      other_bodies(own, box, &PartBoxes::edge_tree, &Part::edges, a, hits, edges);  // each pair once
                       for (int b : edges) dst.push_back({a, b});
                     }
                   });
