@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 
 namespace eipc {
 namespace {
@@ -151,6 +152,12 @@ double contact_distance(const Contact& c, const Positions& x, std::optional<doub
       return x(v[0], 2) - ground_height.value_or(0.0);
   }
   return 0.0;
+}
+
+double closest_contact_distance(const ContactSet& contacts, const Positions& x) {
+  double closest = std::numeric_limits<double>::infinity();
+  for (const Contact& c : contacts.contacts) closest = std::min(closest, contact_distance(c, x, contacts.ground_height));
+  return closest;
 }
 
 }  // namespace eipc

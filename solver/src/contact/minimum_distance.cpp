@@ -36,9 +36,7 @@ double minimum_distance(const CollisionMesh& mesh, const Positions& x, const Can
 double minimum_distance(const CollisionMesh& mesh, const Positions& x, const Candidates& candidates,
                         const ContactSet& contacts) {
   if (contacts.empty()) return minimum_distance(mesh, x, candidates, contacts.ground_height);
-  double m = std::numeric_limits<double>::infinity();
-  for (const Contact& c : contacts.contacts) m = std::min(m, contact_distance(c, x, contacts.ground_height));
-  return m;
+  return closest_contact_distance(contacts, x);
 }
 
 }  // namespace eipc

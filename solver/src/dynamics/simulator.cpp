@@ -99,8 +99,7 @@ double Simulator::sweep(const Positions& q, const Positions& dq, const ContactSe
   // move that cannot close (1 - ratio) of that keeps every pair above the
   // CCD's separation without any collision test.
   if (contacts) {
-    double closest = params_.contact.dhat;
-    for (const Contact& c : contacts->contacts) closest = std::min(closest, contact_distance(c, x0, contacts->ground_height));
+    const double closest = std::min(params_.contact.dhat, closest_contact_distance(*contacts, x0));
     const double move = x0.rows() > 0 ? (x1 - x0).rowwise().norm().maxCoeff() : 0.0;
     if (2.0 * move < (1.0 - params_.solver.ccd_separation_ratio) * closest) return 1.0;
   }

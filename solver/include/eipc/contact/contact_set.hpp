@@ -56,5 +56,7 @@ bool same_pairs(const ContactSet& a, const ContactSet& b);
 
 /// Unsquared distance of one contact at x (for ground: z - height).
 double contact_distance(const Contact& c, const Positions& x, std::optional<double> ground_height);
+/// The smallest contact_distance of the set's contacts at x (infinity if there are none).
+double closest_contact_distance(const ContactSet& contacts, const Positions& x);
 
 }  // namespace eipc
