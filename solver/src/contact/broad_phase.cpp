@@ -3,6 +3,7 @@
 #include "eipc/util/parallel.hpp"
 
 #include <algorithm>
+#include <numeric>
 
 namespace eipc {
 
@@ -52,9 +53,9 @@ Part whole_mesh(const CollisionMesh& mesh) {
   p.vertices.resize(std::size_t(mesh.num_vertices()));
   p.faces.resize(std::size_t(mesh.faces.rows()));
   p.edges.resize(std::size_t(mesh.edges.rows()));
-  for (std::size_t i = 0; i < p.vertices.size(); ++i) p.vertices[i] = int(i);
-  for (std::size_t i = 0; i < p.faces.size(); ++i) p.faces[i] = int(i);
-  for (std::size_t i = 0; i < p.edges.size(); ++i) p.edges[i] = int(i);
+  std::iota(p.vertices.begin(), p.vertices.end(), 0);
+  std::iota(p.faces.begin(), p.faces.end(), 0);
+  std::iota(p.edges.begin(), p.edges.end(), 0);
   return p;
 }
 

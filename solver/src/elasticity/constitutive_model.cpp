@@ -67,11 +67,9 @@ Mat3 ConstitutiveModel::stress(const Mat3& F, SvdMemo& memo) const {
   return std::visit([&](const auto& m) { return stress_of(m, F, memo); }, model_);
 }
 
-
 void ConstitutiveModel::element_derivatives(const Mat3& F, const Mat3& Dm_inv, bool project, SvdMemo& memo, Mat3& P,
                                             Mat<12>& H) const {
   std::visit([&](const auto& m) { element_derivatives_of(m, F, Dm_inv, project, memo, P, H); }, model_);
 }
-
 
 }  // namespace eipc

@@ -14,9 +14,9 @@
 #pragma once
 
 #include "eipc/common.hpp"
+#include "eipc/elasticity/rotation_variant_svd.hpp"
 
 #include <array>
-#include "eipc/elasticity/rotation_variant_svd.hpp"
 
 namespace eipc {
 
