@@ -23,8 +23,23 @@ Vec3 NodeMap::apply(int v, const Positions& q) const {
 }
 
 Positions NodeMap::apply(const Positions& q) const {
+  // For finite q the plain four-term sum equals the sum over the nonzero
+  // weights bit for bit: adding 0 * q changes nothing. No branch per slot (this
+  // runs several times per Newton iteration over every collision vertex).
   Positions x(size(), 3);
-  for (int v = 0; v < size(); ++v) x.row(v) = apply(v, q).transpose();
+  const double* in = q.data();
+  double* out = x.data();
+  for (int v = 0; v < size(); ++v) {
+    const int* n = &nodes(v, 0);
+    const double* w = &weights(v, 0);
+    const double* q0 = in + 3 * n[0];
+    if (w[1] == 0.0 && w[2] == 0.0 && w[3] == 0.0) {  // a vertex on one node (full-space bodies)
+      for (int d = 0; d < 3; ++d) out[3 * v + d] = w[0] * q0[d];
+      continue;
+    }
+    const double *q1 = in + 3 * n[1], *q2 = in + 3 * n[2], *q3 = in + 3 * n[3];
+    for (int d = 0; d < 3; ++d) out[3 * v + d] = w[0] * q0[d] + w[1] * q1[d] + w[2] * q2[d] + w[3] * q3[d];
+  }
   return x;
 }
 
