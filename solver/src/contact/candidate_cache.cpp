@@ -68,7 +68,8 @@ void CandidateCache::make_groups(const CollisionMesh& mesh) {
 
 const Candidates& CandidateCache::group_along(Group& g, const CollisionMesh& mesh, const Positions& x0,
                                               const Positions& x1, bool& one_off) {
-  if (covers(g.reference, g.skin, x0, g.vertices) && covers(g.reference, g.skin, x1, g.vertices)) return g.cached;
+  if (covers(g.reference, g.skin, x0, g.vertices) && (&x1 == &x0 || covers(g.reference, g.skin, x1, g.vertices)))
+    return g.cached;
   auto find = [&](const Positions& a, const Positions& b, double inflation) {
     return g.body >= 0 ? find_candidates_within_body(mesh, a, b, inflation, g.body)
                        : find_candidates_between_bodies(mesh, a, b, inflation);

@@ -2,6 +2,9 @@
 
 #include "eipc/mesh/volume.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 namespace eipc {
 
 NodeMap NodeMap::identity(int n) {
@@ -22,25 +25,38 @@ Vec3 NodeMap::apply(int v, const Positions& q) const {
   return x;
 }
 
-Positions NodeMap::apply(const Positions& q) const {
-  // For finite q the plain four-term sum equals the sum over the nonzero
-  // weights bit for bit: adding 0 * q changes nothing. No branch per slot (this
-  // runs several times per Newton iteration over every collision vertex).
-  Positions x(size(), 3);
-  const double* in = q.data();
-  double* out = x.data();
-  for (int v = 0; v < size(); ++v) {
-    const int* n = &nodes(v, 0);
-    const double* w = &weights(v, 0);
-    const double* q0 = in + 3 * n[0];
-    if (w[1] == 0.0 && w[2] == 0.0 && w[3] == 0.0) {  // a vertex on one node (full-space bodies)
-      for (int d = 0; d < 3; ++d) out[3 * v + d] = w[0] * q0[d];
-      continue;
-    }
-    const double *q1 = in + 3 * n[1], *q2 = in + 3 * n[2], *q3 = in + 3 * n[3];
-    for (int d = 0; d < 3; ++d) out[3 * v + d] = w[0] * q0[d] + w[1] * q1[d] + w[2] * q2[d] + w[3] * q3[d];
+namespace {
+
+/// x = sum_j w_j q[n_j] for one vertex (q: 3 doubles per node). For finite q
+/// this equals the sum over the nonzero weights bit for bit (adding 0 * q
+/// changes nothing), without a branch per slot: this runs several times per
+/// Newton iteration over every collision vertex.
+void map_vertex(const int* n, const double* w, const double* q, double* x) {
+  const double* q0 = q + 3 * n[0];
+  if (w[1] == 0.0 && w[2] == 0.0 && w[3] == 0.0) {  // a vertex on one node (full-space bodies)
+    for (int d = 0; d < 3; ++d) x[d] = w[0] * q0[d];
+    return;
   }
+  const double *q1 = q + 3 * n[1], *q2 = q + 3 * n[2], *q3 = q + 3 * n[3];
+  for (int d = 0; d < 3; ++d) x[d] = w[0] * q0[d] + w[1] * q1[d] + w[2] * q2[d] + w[3] * q3[d];
+}
+
+}  // namespace
+
+Positions NodeMap::apply(const Positions& q) const {
+  Positions x(size(), 3);
+  for (int v = 0; v < size(); ++v) map_vertex(&nodes(v, 0), &weights(v, 0), q.data(), x.data() + 3 * v);
   return x;
+}
+
+double NodeMap::max_norm(const Positions& q, int first_node) const {
+  double largest = 0.0;  // squared: sqrt is monotone, so the max of the norms is the root of this
+  for (int v = 0; v < size(); ++v) {
+    Vec3 x;
+    map_vertex(&nodes(v, 0), &weights(v, 0), q.data() + 3 * first_node, x.data());
+    largest = std::max(largest, x.squaredNorm());
+  }
+  return std::sqrt(largest);
 }
 
 Body make_full_space_body(std::string name, Positions rest, Tets tets, Tris surface, Material material) {

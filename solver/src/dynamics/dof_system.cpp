@@ -135,10 +135,8 @@ Positions DofSystem::fine_positions(int body, const Positions& q) const {
 
 double DofSystem::max_fine_displacement(const Positions& dq) const {
   double largest = 0.0;
-  for (std::size_t bi = 0; bi < bodies_.size(); ++bi) {
-    const Positions dx = fine_positions(static_cast<int>(bi), dq);
-    if (dx.rows() > 0) largest = std::max(largest, dx.rowwise().norm().maxCoeff());
-  }
+  for (std::size_t bi = 0; bi < bodies_.size(); ++bi)
+    largest = std::max(largest, bodies_[bi].fine_map.max_norm(dq, node_offset_[bi]));
   return largest;
 }
 
