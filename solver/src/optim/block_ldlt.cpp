@@ -1,9 +1,11 @@
 #include "eipc/optim/block_ldlt.hpp"
 
 #include "eipc/optim/node_ordering.hpp"
+#include "eipc/util/parallel.hpp"
 
 #include <Eigen/Cholesky>
 #include <algorithm>
+#include <atomic>
 #include <stdexcept>
 
 namespace eipc {
@@ -74,14 +76,13 @@ void BlockLdlt::analyzePattern(const Eigen::SparseMatrix<double>& a) {
 
   // Column counts of L: row k of L has an entry in every column on the tree
   // paths from the rows of column k of A up to k.
-  std::vector<int> count(n, 0);
-  mark_.assign(n, -1);
+  std::vector<int> count(n, 0), mark(n, -1);
   for (int k = 0; k < n; ++k) {
-    mark_[k] = k;
+    mark[k] = k;
     for (int p = a_col_start_[k]; p < a_col_start_[k + 1]; ++p)
-      for (int i = a_row_[p]; mark_[i] != k; i = parent_[i]) {
+      for (int i = a_row_[p]; mark[i] != k; i = parent_[i]) {
         ++count[i];
-        mark_[i] = k;
+        mark[i] = k;
       }
   }
   l_col_start_.assign(n + 1, 0);
@@ -89,9 +90,96 @@ void BlockLdlt::analyzePattern(const Eigen::SparseMatrix<double>& a) {
   row_.assign(l_col_start_[n], 0);
   l_.assign(l_col_start_[n], Mat3::Zero());
   d_inv_.assign(n, Mat3::Zero());
-  work_.assign(n, Mat3::Zero());
-  stack_.assign(n, 0);
   fill_.assign(n, 0);
+  plan_tasks(detail::force_parallel() ? std::max(2, max_threads()) : max_threads());
+  scratch_.resize(std::max<std::size_t>(1, tasks_.size()));
+  for (Scratch& s : scratch_) {
+    s.work.assign(n, Mat3::Zero());
+    s.mark.assign(n, -1);
+    s.stack.assign(n, 0);
+  }
+}
+
+void BlockLdlt::plan_tasks(int threads) {
+  const int n = nodes_;
+  tasks_.clear();
+  top_.clear();
+  if (threads < 2 || n == 0) return;
+  // Cost of row k: its triangular solve updates, for each column i in its
+  // reach, the entries of column i (bounded by the final column count).
+  std::vector<double> subtree(n, 0.0);
+  std::vector<int> mark(n, -1);
+  for (int k = 0; k < n; ++k) {
+    mark[k] = k;
+    subtree[k] += 1.0;
+    for (int p = a_col_start_[k]; p < a_col_start_[k + 1]; ++p)
+      for (int i = a_row_[p]; mark[i] != k; i = parent_[i]) {
+        subtree[k] += 1.0 + (l_col_start_[i + 1] - l_col_start_[i]);
+        mark[i] = k;
+      }
+  }
+  std::vector<std::vector<int>> children(n);
+  std::vector<int> frontier;
+  for (int k = 0; k < n; ++k) {
+    if (parent_[k] >= 0) {
+      subtree[parent_[k]] += subtree[k];  // children precede parents
+      children[parent_[k]].push_back(k);
+    } else {
+      frontier.push_back(k);
+    }
+  }
+  double total = 0.0;
+  for (int r : frontier) total += subtree[r];
+  // Greedy: cut the costliest subtree of the frontier (its root joins the top)
+  // while that helps; pack the frontier largest first into `threads` bins.
+  // Keep the cut with the smallest estimate of top + fullest bin.
+  auto pack = [&](std::vector<int> roots, std::vector<std::vector<int>>* bins) {
+    std::sort(roots.begin(), roots.end(), [&](int a, int b) { return subtree[a] > subtree[b] || (subtree[a] == subtree[b] && a < b); });
+    std::vector<double> load(std::size_t(threads), 0.0);
+    if (bins) bins->assign(std::size_t(threads), {});
+    for (int r : roots) {
+      const std::size_t b = std::size_t(std::min_element(load.begin(), load.end()) - load.begin());
+      load[b] += subtree[r];
+      if (bins) (*bins)[b].push_back(r);
+    }
+    return *std::max_element(load.begin(), load.end());
+  };
+  double top_cost = 0.0, best = total;
+  std::vector<int> best_frontier;
+  for (int cuts = 0; cuts < n; ++cuts) {
+    const double estimate = top_cost + pack(frontier, nullptr);
+    if (estimate < best) {
+      best = estimate;
+      best_frontier = frontier;
+    }
+    const auto largest = std::max_element(frontier.begin(), frontier.end(),
+                                          [&](int a, int b) { return subtree[a] < subtree[b]; });
+    const int r = *largest;
+      if (children[r].empty() || subtree[r] * threads < total - top_cost) break;  // balanced enough, or a leaf
+    double own = subtree[r];
+    for (int c : children[r]) own -= subtree[c];
+    top_cost += own;
+    frontier.erase(largest);
+    frontier.insert(frontier.end(), children[r].begin(), children[r].end());
+  }
+  if (best > 0.9 * total) return;  // not worth a task per thread
+  std::vector<std::vector<int>> bins;
+  pack(best_frontier, &bins);
+  std::vector<char> in_task(n, 0);
+  for (const std::vector<int>& roots : bins) {
+    std::vector<int> rows, todo = roots;
+    while (!todo.empty()) {
+      const int k = todo.back();
+      todo.pop_back();
+      rows.push_back(k);
+      in_task[k] = 1;
+      todo.insert(todo.end(), children[k].begin(), children[k].end());
+    }
+    std::sort(rows.begin(), rows.end());
+    if (!rows.empty()) tasks_.push_back(std::move(rows));
+  }
+  for (int k = 0; k < n; ++k)
+    if (!in_task[k]) top_.push_back(k);
 }
 
 void BlockLdlt::factorize(const Eigen::SparseMatrix<double>& a) {
@@ -102,44 +190,63 @@ void BlockLdlt::factorize(const Eigen::SparseMatrix<double>& a) {
   const double* values = a.valuePtr();
   for (const auto& [from, to] : scatter_) blocks[to] = values[from];
 
-  std::fill(mark_.begin(), mark_.end(), -1);
+  for (Scratch& s : scratch_) std::fill(s.mark.begin(), s.mark.end(), -1);
   for (int k = 0; k < n; ++k) fill_[k] = l_col_start_[k];
-  for (int k = 0; k < n; ++k) {
-    // Scatter column k of A (above the diagonal) into the work blocks and
-    // collect the pattern of row k of L in topological order in stack_[top, n).
-    Mat3 d = Mat3::Zero();
-    int top = n;
-    mark_[k] = k;
-    for (int p = a_col_start_[k]; p < a_col_start_[k + 1]; ++p) {
-      int i = a_row_[p];
-      if (i == k) {
-        d = a_blocks_[p];
-        continue;
-      }
-      work_[i] = a_blocks_[p];
-      int length = 0;
-      for (; mark_[i] != k; i = parent_[i]) {
-        stack_[length++] = i;
-        mark_[i] = k;
-      }
-      while (length > 0) stack_[--top] = stack_[--length];
-    }
-    // Sparse triangular solve w = L^-1 A(:, k); then L(k, i) = w_i^T D_i^-1.
-    for (int t = top; t < n; ++t) {
-      const int i = stack_[t];
-      const Mat3 w = work_[i];
-      work_[i].setZero();
-      for (int p = l_col_start_[i]; p < fill_[i]; ++p) work_[row_[p]].noalias() -= l_[p] * w;
-      const Mat3 lki = w.transpose() * d_inv_[i];
-      d.noalias() -= lki * w;
-      row_[fill_[i]] = k;
-      l_[fill_[i]++] = lki;
-    }
-    const Eigen::LLT<Mat3> llt(d);
-    if (llt.info() != Eigen::Success || !d.allFinite()) return;
-    d_inv_[k] = llt.solve(Mat3::Identity());
+  if (tasks_.empty()) {
+    for (int k = 0; k < n; ++k)
+      if (!factorize_row(k, scratch_[0])) return;
+  } else {
+    std::atomic<bool> ok{true};
+    parallel_for_each(tasks_.size(), 1, [&](std::size_t t) {
+      for (int k : tasks_[t])
+        if (!ok.load(std::memory_order_relaxed) || !factorize_row(k, scratch_[t])) {
+          ok = false;
+          return;
+        }
+    });
+    if (!ok) return;
+    for (int k : top_)
+      if (!factorize_row(k, scratch_[0])) return;
   }
   info_ = Eigen::Success;
+}
+
+bool BlockLdlt::factorize_row(int k, Scratch& s) {
+  const int n = nodes_;
+  // Scatter column k of A (above the diagonal) into the work blocks and
+  // collect the pattern of row k of L in topological order in stack[top, n).
+  Mat3 d = Mat3::Zero();
+  int top = n;
+  s.mark[k] = k;
+  for (int p = a_col_start_[k]; p < a_col_start_[k + 1]; ++p) {
+    int i = a_row_[p];
+    if (i == k) {
+      d = a_blocks_[p];
+      continue;
+    }
+    s.work[i] = a_blocks_[p];
+    int length = 0;
+    for (; s.mark[i] != k; i = parent_[i]) {
+      s.stack[length++] = i;
+      s.mark[i] = k;
+    }
+    while (length > 0) s.stack[--top] = s.stack[--length];
+  }
+  // Sparse triangular solve w = L^-1 A(:, k); then L(k, i) = w_i^T D_i^-1.
+  for (int t = top; t < n; ++t) {
+    const int i = s.stack[t];
+    const Mat3 w = s.work[i];
+    s.work[i].setZero();
+    for (int p = l_col_start_[i]; p < fill_[i]; ++p) s.work[row_[p]].noalias() -= l_[p] * w;
+    const Mat3 lki = w.transpose() * d_inv_[i];
+    d.noalias() -= lki * w;
+    row_[fill_[i]] = k;
+    l_[fill_[i]++] = lki;
+  }
+  const Eigen::LLT<Mat3> llt(d);
+  if (llt.info() != Eigen::Success || !d.allFinite()) return false;
+  d_inv_[k] = llt.solve(Mat3::Identity());
+  return true;
 }
 
 VecX BlockLdlt::solve(const VecX& b) const {

@@ -6,6 +6,13 @@
 // (0.5k-15k unknowns). Ordering: AMD on the node graph. Up-looking algorithm:
 // row k of L solves a triangular system whose sparsity is the reach of row k
 // of A in the elimination tree.
+//
+// Rows in disjoint subtrees of the elimination tree read and write disjoint
+// parts of L (row k touches only its descendants' columns), so the analysis
+// splits the tree into subtrees packed into one task per thread, factorised
+// side by side, and the rows above them, factorised after. Every row does
+// the same arithmetic in the same order as in the serial sweep, so the factor
+// is bit-identical for any thread count.
 #pragma once
 
 #include "eipc/common.hpp"
@@ -29,8 +36,20 @@ public:
   VecX solve(const VecX& b) const;
   /// Stored 3x3 blocks of L (without the unit diagonal).
   std::size_t factor_blocks() const { return row_.size(); }
+  /// Tasks factorised side by side (0: serial), as planned by the last analysis.
+  std::size_t parallel_tasks() const { return tasks_.size(); }
 
 private:
+  /// Work space of the up-looking factorisation (one per concurrent task).
+  struct Scratch {
+    std::vector<Mat3> work;
+    std::vector<int> mark, stack;
+  };
+  /// Row k of L and D^-1_k; false if the pivot block is not positive definite.
+  bool factorize_row(int k, Scratch& s);
+  /// Splits the elimination tree into tasks_ and top_ for `threads` threads.
+  void plan_tasks(int threads);
+
   Eigen::ComputationInfo info_ = Eigen::InvalidInput;
   int nodes_ = 0;
   std::vector<int> perm_;     ///< perm_[new node] = old node
@@ -44,9 +63,11 @@ private:
   std::vector<int> l_col_start_, row_;
   std::vector<Mat3> l_;
   std::vector<Mat3> d_inv_;
-  // Work space of the up-looking factorisation.
-  std::vector<Mat3> work_;
-  std::vector<int> mark_, stack_, fill_;
+  std::vector<int> fill_;  ///< next free entry of each column of L
+  // Rows of disjoint subtrees, one list per task (ascending), then the rest.
+  std::vector<std::vector<int>> tasks_;
+  std::vector<int> top_;
+  std::vector<Scratch> scratch_;  ///< one per task (the first also serves top_)
 };
 
 }  // namespace eipc
