@@ -202,13 +202,12 @@ SparseMatrix IncrementalPotential::damping_matrix(const Positions& q) const {
   bool damped = false;
   for (std::size_t i = 0; i < sys_.elastic_bodies().size(); ++i)
     damped = damped || sys_.bodies()[sys_.elastic_body_index()[i]].rayleigh_beta > 0.0;
-  local_g_.resize(sys_.elastic_bodies().size());
   local_h_.resize(sys_.elastic_bodies().size());
   for_each_elastic_body(sys_, [&](std::size_t i) {
     const int body = sys_.elastic_body_index()[i];
     const double beta_h = sys_.bodies()[body].rayleigh_beta * params_.dt;
     if (beta_h <= 0.0) return;
-    sys_.elastic_bodies()[i].tet_derivatives(body_nodes(sys_, body, q), true, local_g_[i], local_h_[i]);
+    sys_.elastic_bodies()[i].tet_hessians(body_nodes(sys_, body, q), true, local_h_[i]);
     scatter_elements(i, beta_h, D.valuePtr());
   });
   return damped ? D : SparseMatrix(sys_.num_dofs(), sys_.num_dofs());

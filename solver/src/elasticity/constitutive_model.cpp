@@ -29,18 +29,14 @@ Mat3 stress_of(const Model& m, const Mat3& F, SvdMemo&) {
 Mat3 stress_of(const LinearCorotated& m, const Mat3& F, SvdMemo& memo) { return m.stress(F, memo.of(F)); }
 
 template <class Model>
-void element_derivatives_of(const Model& m, const Mat3& F, const Mat3& Dm_inv, bool project, SvdMemo&, Mat3& P,
-                            Mat<12>& H) {
-  P = m.stress(F);
+void element_hessian_of(const Model& m, const Mat3& F, const Mat3& Dm_inv, bool project, SvdMemo&, Mat<12>& H) {
   const Mat<9> dP = project ? m.projected_stress_derivative(F) : m.stress_derivative(F);
   const Mat<12> A = pull_back_stress_derivative(dP, Dm_inv);
   H = 0.5 * (A + A.transpose());  // exact symmetry for the sparse solver
 }
-void element_derivatives_of(const LinearCorotated& m, const Mat3& F, const Mat3& Dm_inv, bool project, SvdMemo& memo,
-                            Mat3& P, Mat<12>& H) {
-  const RotationVariantSvd& s = memo.of(F);
-  P = m.stress(F, s);
-  H = m.element_hessian(s, Dm_inv, project);
+void element_hessian_of(const LinearCorotated& m, const Mat3& F, const Mat3& Dm_inv, bool project, SvdMemo& memo,
+                        Mat<12>& H) {
+  H = m.element_hessian(memo.of(F), Dm_inv, project);
 }
 }  // namespace
 
@@ -69,7 +65,17 @@ Mat3 ConstitutiveModel::stress(const Mat3& F, SvdMemo& memo) const {
 
 void ConstitutiveModel::element_derivatives(const Mat3& F, const Mat3& Dm_inv, bool project, SvdMemo& memo, Mat3& P,
                                             Mat<12>& H) const {
-  std::visit([&](const auto& m) { element_derivatives_of(m, F, Dm_inv, project, memo, P, H); }, model_);
+  std::visit(
+      [&](const auto& m) {
+        P = stress_of(m, F, memo);
+        element_hessian_of(m, F, Dm_inv, project, memo, H);
+      },
+      model_);
+}
+
+void ConstitutiveModel::element_hessian(const Mat3& F, const Mat3& Dm_inv, bool project, SvdMemo& memo,
+                                        Mat<12>& H) const {
+  std::visit([&](const auto& m) { element_hessian_of(m, F, Dm_inv, project, memo, H); }, model_);
 }
 
 }  // namespace eipc

@@ -77,6 +77,16 @@ void ElasticBody::tet_derivatives(const Positions& x, bool project, std::vector<
   });
 }
 
+void ElasticBody::tet_hessians(const Positions& x, bool project, std::vector<Mat<12>>& hessians) const {
+  check_positions(x);
+  hessians.resize(num_tets());
+  for_each_tet(num_tets(), kDerivativesCost, [&](int t) {
+    Mat<12> H;
+    model_.element_hessian(deformation_gradient(x, tets_, t, Dm_inv_[t]), Dm_inv_[t], project, svd_memo_[t], H);
+    hessians[t] = volumes_[t] * H;
+  });
+}
+
 double ElasticBody::energy(const Positions& x) const {
   check_positions(x);
   std::vector<double> e(num_tets());

@@ -35,6 +35,8 @@ public:
   /// corotated skips the 9x9 (LinearCorotated::element_hessian).
   void element_derivatives(const Mat3& F, const Mat3& Dm_inv, bool project, SvdMemo& memo, Mat3& P,
                            Mat<12>& H) const;
+  /// The element Hessian of element_derivatives() alone.
+  void element_hessian(const Mat3& F, const Mat3& Dm_inv, bool project, SvdMemo& memo, Mat<12>& H) const;
 
 private:
   std::variant<LinearCorotated, StableNeoHookean, AbdOrthogonality> model_;

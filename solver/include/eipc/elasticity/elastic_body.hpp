@@ -51,6 +51,8 @@ public:
   /// Per-tet gradients and Hessians (one constitutive evaluation per tet), in tet order.
   void tet_derivatives(const Positions& x, bool project, std::vector<Vec<12>>& gradients,
                        std::vector<Mat<12>>& hessians) const;
+  /// The Hessians of tet_derivatives() alone.
+  void tet_hessians(const Positions& x, bool project, std::vector<Mat<12>>& hessians) const;
 
   /// Single-tet pieces (12 dofs: the tet's 4 vertices in tets() order).
   double tet_energy(const Positions& x, int t) const;
