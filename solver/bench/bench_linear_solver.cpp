@@ -11,6 +11,7 @@
 #include "eipc/optim/linear_solver.hpp"
 #include "eipc/optim/node_ordering.hpp"
 #include "eipc/scene/scene.hpp"
+#include "eipc/util/parallel.hpp"
 
 #ifdef EIPC_HAVE_CHOLMOD
 #include <Eigen/CholmodSupport>
@@ -155,6 +156,11 @@ bool register_all() {
   for (const std::string set : {"grasp_low", "grasp_full", "ball5k_full"}) {
     const bool small = set != "ball5k_full";
     add<BlockLdlt>("block_ldlt", set);
+    // The same on one thread: the gain of factorising disjoint subtrees side by side.
+    benchmark::RegisterBenchmark((set + "/block_ldlt_one_thread/factorize").c_str(), [=](benchmark::State& st) {
+      ThreadLimit one(1);
+      run<BlockLdlt>(st, set, false, {});
+    })->Unit(benchmark::kMillisecond);
     if (small) {
       add<Eigen::SimplicialLDLT<Sparse, Eigen::Lower, Eigen::AMDOrdering<int>>>("eigen_ldlt_amd", set);
       add<Eigen::SimplicialLLT<Sparse, Eigen::Lower, Eigen::AMDOrdering<int>>>("eigen_llt_amd", set);
