@@ -31,15 +31,24 @@ ContactSet IncrementalPotential::contacts(const Positions& q, const Candidates& 
                            params_.ground_height);
 }
 
-double IncrementalPotential::energy(const StepState& s, const Positions& q, const ContactSet& contacts) const {
-  const double h2 = params_.dt * params_.dt;
-  const Positions dq = q - s.q_tilde;
-  double e = 0.0;
-  for (int d = 0; d < 3; ++d) e += 0.5 * dq.col(d).dot(sys_.node_mass() * dq.col(d));
+std::vector<double> IncrementalPotential::elastic_energies(const Positions& q) const {
   std::vector<double> elastic(sys_.elastic_bodies().size());
   for_each_elastic_body(sys_, [&](std::size_t i) {
     elastic[i] = sys_.elastic_bodies()[i].energy(body_nodes(sys_, sys_.elastic_body_index()[i], q));
   });
+  return elastic;
+}
+
+double IncrementalPotential::energy(const StepState& s, const Positions& q, const ContactSet& contacts) const {
+  return energy(s, q, contacts, elastic_energies(q));
+}
+
+double IncrementalPotential::energy(const StepState& s, const Positions& q, const ContactSet& contacts,
+                                   const std::vector<double>& elastic) const {
+  const double h2 = params_.dt * params_.dt;
+  const Positions dq = q - s.q_tilde;
+  double e = 0.0;
+  for (int d = 0; d < 3; ++d) e += 0.5 * dq.col(d).dot(sys_.node_mass() * dq.col(d));
   for (double body_energy : elastic) e += h2 * body_energy;
   e -= h2 * flat(s.external_force).dot(flat(q));
 

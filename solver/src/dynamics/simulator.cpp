@@ -251,8 +251,13 @@ Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std:
         throw SolverFailure("non-finite energy (NaN or inf) at t = " + std::to_string(t1) + " s");
       for (;;) {
         const Positions trial = q + alpha * dq;
-        ContactSet trial_contacts = contacts_at(trial);
-        const double e = potential_.energy(s, trial, trial_contacts);
+        // The trial's contact set (serial broad-phase bookkeeping, mostly) and
+        // its elastic energy (per tet) are independent: side by side.
+        ContactSet trial_contacts;
+        std::vector<double> elastic;
+        parallel_both([&] { trial_contacts = contacts_at(trial); },
+                      [&] { elastic = potential_.elastic_energies(trial); });
+        const double e = potential_.energy(s, trial, trial_contacts, elastic);
         if (e <= *e0) {
           e0 = e;
           q = trial;

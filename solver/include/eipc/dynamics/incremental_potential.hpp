@@ -49,6 +49,12 @@ public:
   ContactSet contacts(const Positions& q, const Candidates& candidates) const;
 
   double energy(const StepState& s, const Positions& q, const ContactSet& contacts) const;
+  /// Phi of each elastic body at q (elastic_bodies() order): energy()'s elastic
+  /// part, which does not depend on the contacts, so it can be computed beside them.
+  std::vector<double> elastic_energies(const Positions& q) const;
+  /// energy() with the elastic part given (elastic_energies(q)); the same value bit for bit.
+  double energy(const StepState& s, const Positions& q, const ContactSet& contacts,
+                const std::vector<double>& elastic) const;
   VecX gradient(const StepState& s, const Positions& q, const ContactSet& contacts) const;
   /// With `project`, per-element and per-contact blocks are projected to PSD (projected Newton).
   SparseMatrix hessian(const StepState& s, const Positions& q, const ContactSet& contacts, bool project = true) const;
