@@ -134,7 +134,8 @@ void BlockLdlt::plan_tasks(int threads) {
   // while that helps; pack the frontier largest first into `threads` bins.
   // Keep the cut with the smallest estimate of top + fullest bin.
   auto pack = [&](std::vector<int> roots, std::vector<std::vector<int>>* bins) {
-    std::sort(roots.begin(), roots.end(), [&](int a, int b) { return subtree[a] > subtree[b] || (subtree[a] == subtree[b] && a < b); });
+    std::sort(roots.begin(), roots.end(),
+              [&](int a, int b) { return subtree[a] > subtree[b] || (subtree[a] == subtree[b] && a < b); });
     std::vector<double> load(std::size_t(threads), 0.0);
     if (bins) bins->assign(std::size_t(threads), {});
     for (int r : roots) {
@@ -155,7 +156,7 @@ void BlockLdlt::plan_tasks(int threads) {
     const auto largest = std::max_element(frontier.begin(), frontier.end(),
                                           [&](int a, int b) { return subtree[a] < subtree[b]; });
     const int r = *largest;
-      if (children[r].empty() || subtree[r] * threads < total - top_cost) break;  // balanced enough, or a leaf
+    if (children[r].empty() || subtree[r] * threads < total - top_cost) break;  // balanced enough, or a leaf
     double own = subtree[r];
     for (int c : children[r]) own -= subtree[c];
     top_cost += own;
