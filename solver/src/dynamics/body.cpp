@@ -27,18 +27,19 @@ Vec3 NodeMap::apply(int v, const Positions& q) const {
 
 namespace {
 
-/// x = sum_j w_j q[n_j] for one vertex (q: 3 doubles per node). For finite q
-/// this equals the sum over the nonzero weights bit for bit (adding 0 * q
-/// changes nothing), without a branch per slot: this runs several times per
-/// Newton iteration over every collision vertex.
+/// x = sum_j w_j q[n_j] for one vertex (q: 3 doubles per node), summed from
+/// +0 like apply(v, q). For finite q this equals apply(v, q), which skips the
+/// zero weights, bit for bit (signs of zero included: adding 0 * q changes no
+/// sum that starts from +0), without a branch per slot: this runs several
+/// times per Newton iteration over every collision vertex.
 void map_vertex(const int* n, const double* w, const double* q, double* x) {
   const double* q0 = q + 3 * n[0];
   if (w[1] == 0.0 && w[2] == 0.0 && w[3] == 0.0) {  // a vertex on one node (full-space bodies)
-    for (int d = 0; d < 3; ++d) x[d] = w[0] * q0[d];
+    for (int d = 0; d < 3; ++d) x[d] = 0.0 + w[0] * q0[d];
     return;
   }
   const double *q1 = q + 3 * n[1], *q2 = q + 3 * n[2], *q3 = q + 3 * n[3];
-  for (int d = 0; d < 3; ++d) x[d] = w[0] * q0[d] + w[1] * q1[d] + w[2] * q2[d] + w[3] * q3[d];
+  for (int d = 0; d < 3; ++d) x[d] = 0.0 + w[0] * q0[d] + w[1] * q1[d] + w[2] * q2[d] + w[3] * q3[d];
 }
 
 }  // namespace
