@@ -18,20 +18,13 @@ NodeMap NodeMap::identity(int n) {
   return map;
 }
 
-Vec3 NodeMap::apply(int v, const Positions& q) const {
-  Vec3 x = Vec3::Zero();
-  for (int j = 0; j < 4; ++j)
-    if (weights(v, j) != 0.0) x += weights(v, j) * q.row(nodes(v, j)).transpose();
-  return x;
-}
-
 namespace {
 
 /// x = sum_j w_j q[n_j] for one vertex (q: 3 doubles per node), summed from
-/// +0 like apply(v, q). For finite q this equals apply(v, q), which skips the
-/// zero weights, bit for bit (signs of zero included: adding 0 * q changes no
-/// sum that starts from +0), without a branch per slot: this runs several
-/// times per Newton iteration over every collision vertex.
+/// +0. For finite q this equals the sum over the nonzero weights alone bit for
+/// bit (signs of zero included: adding 0 * q changes no sum that starts from
+/// +0), without a branch per slot: this runs several times per Newton
+/// iteration over every collision vertex.
 void map_vertex(const int* n, const double* w, const double* q, double* x) {
   const double* q0 = q + 3 * n[0];
   if (w[1] == 0.0 && w[2] == 0.0 && w[3] == 0.0) {  // a vertex on one node (full-space bodies)

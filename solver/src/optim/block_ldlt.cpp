@@ -10,6 +10,24 @@
 
 namespace eipc {
 
+namespace {
+
+/// fn(i) for every node i of the reach of row k of L: the tree paths from the
+/// rows of column k of A (upper triangle) up to k, each node once (mark[i] == k
+/// afterwards; mark holds no k beforehand).
+template <class Fn>
+void for_each_in_reach(int k, const std::vector<int>& col_start, const std::vector<int>& rows,
+                       const std::vector<int>& parent, std::vector<int>& mark, Fn&& fn) {
+  mark[k] = k;
+  for (int p = col_start[k]; p < col_start[k + 1]; ++p)
+    for (int i = rows[p]; mark[i] != k; i = parent[i]) {
+      fn(i);
+      mark[i] = k;
+    }
+}
+
+}  // namespace
+
 void BlockLdlt::analyzePattern(const Eigen::SparseMatrix<double>& a) {
   if (a.rows() != a.cols() || a.rows() % 3 != 0 || !a.isCompressed())
     throw std::invalid_argument("BlockLdlt: matrix must be compressed, square, with a size that is a multiple of 3");
@@ -77,14 +95,7 @@ void BlockLdlt::analyzePattern(const Eigen::SparseMatrix<double>& a) {
   // Column counts of L: row k of L has an entry in every column on the tree
   // paths from the rows of column k of A up to k.
   std::vector<int> count(n, 0), mark(n, -1);
-  for (int k = 0; k < n; ++k) {
-    mark[k] = k;
-    for (int p = a_col_start_[k]; p < a_col_start_[k + 1]; ++p)
-      for (int i = a_row_[p]; mark[i] != k; i = parent_[i]) {
-        ++count[i];
-        mark[i] = k;
-      }
-  }
+  for (int k = 0; k < n; ++k) for_each_in_reach(k, a_col_start_, a_row_, parent_, mark, [&](int i) { ++count[i]; });
   l_col_start_.assign(n + 1, 0);
   for (int k = 0; k < n; ++k) l_col_start_[k + 1] = l_col_start_[k] + count[k];
   row_.assign(l_col_start_[n], 0);
@@ -92,6 +103,12 @@ void BlockLdlt::analyzePattern(const Eigen::SparseMatrix<double>& a) {
   d_inv_.assign(n, Mat3::Zero());
   fill_.assign(n, 0);
   plan_tasks(detail::force_parallel() ? std::max(2, max_threads()) : max_threads());
+  std::vector<char> in_task(n, 0);
+  for (const std::vector<int>& rows : tasks_)
+    for (int k : rows) in_task[k] = 1;
+  top_.clear();
+  for (int k = 0; k < n; ++k)
+    if (!in_task[k]) top_.push_back(k);
   scratch_.resize(std::max<std::size_t>(1, tasks_.size()));
   for (Scratch& s : scratch_) {
     s.work.assign(n, Mat3::Zero());
@@ -103,20 +120,15 @@ void BlockLdlt::analyzePattern(const Eigen::SparseMatrix<double>& a) {
 void BlockLdlt::plan_tasks(int threads) {
   const int n = nodes_;
   tasks_.clear();
-  top_.clear();
   if (threads < 2 || n == 0) return;
   // Cost of row k: its triangular solve updates, for each column i in its
   // reach, the entries of column i (bounded by the final column count).
   std::vector<double> subtree(n, 0.0);
   std::vector<int> mark(n, -1);
   for (int k = 0; k < n; ++k) {
-    mark[k] = k;
     subtree[k] += 1.0;
-    for (int p = a_col_start_[k]; p < a_col_start_[k + 1]; ++p)
-      for (int i = a_row_[p]; mark[i] != k; i = parent_[i]) {
-        subtree[k] += 1.0 + (l_col_start_[i + 1] - l_col_start_[i]);
-        mark[i] = k;
-      }
+    for_each_in_reach(k, a_col_start_, a_row_, parent_, mark,
+                      [&](int i) { subtree[k] += 1.0 + (l_col_start_[i + 1] - l_col_start_[i]); });
   }
   std::vector<std::vector<int>> children(n);
   std::vector<int> frontier;
@@ -166,21 +178,17 @@ void BlockLdlt::plan_tasks(int threads) {
   if (best > 0.9 * total) return;  // not worth a task per thread
   std::vector<std::vector<int>> bins;
   pack(best_frontier, &bins);
-  std::vector<char> in_task(n, 0);
   for (const std::vector<int>& roots : bins) {
     std::vector<int> rows, todo = roots;
     while (!todo.empty()) {
       const int k = todo.back();
       todo.pop_back();
       rows.push_back(k);
-      in_task[k] = 1;
       todo.insert(todo.end(), children[k].begin(), children[k].end());
     }
     std::sort(rows.begin(), rows.end());
     if (!rows.empty()) tasks_.push_back(std::move(rows));
   }
-  for (int k = 0; k < n; ++k)
-    if (!in_task[k]) top_.push_back(k);
 }
 
 void BlockLdlt::factorize(const Eigen::SparseMatrix<double>& a) {
@@ -193,22 +201,17 @@ void BlockLdlt::factorize(const Eigen::SparseMatrix<double>& a) {
 
   for (Scratch& s : scratch_) std::fill(s.mark.begin(), s.mark.end(), -1);
   for (int k = 0; k < n; ++k) fill_[k] = l_col_start_[k];
-  if (tasks_.empty()) {
-    for (int k = 0; k < n; ++k)
-      if (!factorize_row(k, scratch_[0])) return;
-  } else {
-    std::atomic<bool> ok{true};
-    parallel_for_each(tasks_.size(), 1, [&](std::size_t t) {
-      for (int k : tasks_[t])
-        if (!ok.load(std::memory_order_relaxed) || !factorize_row(k, scratch_[t])) {
-          ok = false;
-          return;
-        }
-    });
-    if (!ok) return;
-    for (int k : top_)
-      if (!factorize_row(k, scratch_[0])) return;
-  }
+  std::atomic<bool> ok{true};
+  parallel_for_each(tasks_.size(), 1, [&](std::size_t t) {
+    for (int k : tasks_[t])
+      if (!ok.load(std::memory_order_relaxed) || !factorize_row(k, scratch_[t])) {
+        ok = false;
+        return;
+      }
+  });
+  if (!ok) return;
+  for (int k : top_)
+    if (!factorize_row(k, scratch_[0])) return;
   info_ = Eigen::Success;
 }
 

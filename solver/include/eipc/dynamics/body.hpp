@@ -20,7 +20,6 @@ struct NodeMap {
 
   static NodeMap identity(int n);
   int size() const { return static_cast<int>(nodes.rows()); }
-  Vec3 apply(int v, const Positions& q) const;
   Positions apply(const Positions& q) const;
   /// Largest |x_v| over the vertices, x = the map applied to the nodes of q
   /// from row first_node on (no copy of either).

@@ -47,7 +47,7 @@ private:
   };
   /// Row k of L and D^-1_k; false if the pivot block is not positive definite.
   bool factorize_row(int k, Scratch& s);
-  /// Splits the elimination tree into tasks_ and top_ for `threads` threads.
+  /// Splits the elimination tree into tasks_ (none: serial) for `threads` threads.
   void plan_tasks(int threads);
 
   Eigen::ComputationInfo info_ = Eigen::InvalidInput;
@@ -64,7 +64,8 @@ private:
   std::vector<Mat3> l_;
   std::vector<Mat3> d_inv_;
   std::vector<int> fill_;  ///< next free entry of each column of L
-  // Rows of disjoint subtrees, one list per task (ascending), then the rest.
+  // Rows of disjoint subtrees, one list per task (ascending), then the rest
+  // (ascending; every row when there are no tasks).
   std::vector<std::vector<int>> tasks_;
   std::vector<int> top_;
   std::vector<Scratch> scratch_;  ///< one per task (the first also serves top_)

@@ -44,6 +44,14 @@ Case make_case() {
   return c;
 }
 
+/// Vertex v as a sum from +0 over its nonzero weights only.
+Vec3 reference_vertex(const NodeMap& map, int v, const Positions& q) {
+  Vec3 x = Vec3::Zero();
+  for (int j = 0; j < 4; ++j)
+    if (map.weights(v, j) != 0.0) x += map.weights(v, j) * q.row(map.nodes(v, j)).transpose();
+  return x;
+}
+
 }  // namespace
 
 TEST_CASE("NodeMap::apply equals the per-vertex sum over nonzero weights bit for bit", "[dynamics]") {
@@ -52,7 +60,7 @@ TEST_CASE("NodeMap::apply equals the per-vertex sum over nonzero weights bit for
   REQUIRE(x.rows() == c.map.size());
   for (int v = 0; v < c.map.size(); ++v) {
     INFO("vertex " << v);
-    const Vec3 expected = c.map.apply(v, c.q);
+    const Vec3 expected = reference_vertex(c.map, v, c.q);
     for (int d = 0; d < 3; ++d) CHECK(std::memcmp(&x(v, d), &expected[d], sizeof(double)) == 0);
   }
   // Vertex 0 sits on node 3, which is at (-0, -0, -0): the sum from +0 gives +0.

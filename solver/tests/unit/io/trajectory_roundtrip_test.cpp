@@ -71,10 +71,10 @@ void check_frame_equal(const Frame& a, const Frame& b) {
 
 std::string write_synthetic(const ScratchDir& dir, const std::string& name,
                             TrajectoryStatus status = TrajectoryStatus::complete,
-                            const std::string& reason = "") {
+                            const std::string& reason = "", const TrajectoryWriterOptions& options = {}) {
   const std::string path = dir.file(name);
   const TrajectoryHeader h = test::synthetic_header();
-  TrajectoryWriter w(path, h);
+  TrajectoryWriter w(path, h, options);
   for (int i = 0; i < 3; ++i) w.append(test::synthetic_frame(h, i));
   CHECK(w.frames_written() == 3);
   w.finish(status, reason);
@@ -154,16 +154,11 @@ TEST_CASE("the same trajectory written twice gives identical bytes", "[io][traje
   // two files could flush after its first frame. Without timed flushes the
   // bytes depend on the frames alone.
   ScratchDir dir("traj_determinism");
-  const TrajectoryHeader h = test::synthetic_header();
   TrajectoryWriterOptions options;
   options.flush_seconds = 1e9;
-  auto write = [&](const std::string& name) {
-    TrajectoryWriter w(dir.file(name), h, options);
-    for (int i = 0; i < 3; ++i) w.append(test::synthetic_frame(h, i));
-    w.finish(TrajectoryStatus::complete);
-    return dir.file(name);
-  };
-  CHECK(test::read_bytes(write("a.h5")) == test::read_bytes(write("b.h5")));
+  const std::string a = write_synthetic(dir, "a.h5", TrajectoryStatus::complete, "", options);
+  const std::string b = write_synthetic(dir, "b.h5", TrajectoryStatus::complete, "", options);
+  CHECK(test::read_bytes(a) == test::read_bytes(b));
 }
 
 TEST_CASE("flushing after every frame gives the same data", "[io][trajectory]") {
