@@ -169,8 +169,7 @@ double Simulator::current_min_distance() const {
   return minimum_distance(sys_.collision_mesh(), x, c, params_.ground_height);
 }
 
-bool Simulator::finished(Positions& q, const Positions& dq, const ContactSet& contacts) const {
-  const double move = sys_.max_fine_displacement(dq);
+bool Simulator::finished(Positions& q, const Positions& dq, double move, const ContactSet& contacts) const {
   if (move / params_.dt >= params_.solver.newton_tol) return false;
   // Converged: still take this last (tiny) step when it is collision free.
   // Otherwise the stopping error, up to newton_tol * h per step, builds up
@@ -213,6 +212,8 @@ Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std:
   VecX direction;
   // The first direction of a step may come from the last step's factorisation.
   bool have_direction = chord_direction(s, q, *accepted, fixed, direction);
+  // Largest fine-vertex move of `direction`, known already for a chord step.
+  double move = have_direction ? sys_.max_fine_displacement(as_positions(direction)) : 0.0;
   for (int it = 1;; ++it) {
     if (it > params_.solver.max_newton_iters)
       throw SolverFailure("Newton did not converge in " + std::to_string(params_.solver.max_newton_iters) +
@@ -238,7 +239,8 @@ Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std:
       factorized_ = Factorized{contacts, fixed};
     }
     const Positions dq = as_positions(direction);
-    if (finished(q, dq, contacts)) return result;
+    if (!chord_step) move = sys_.max_fine_displacement(dq);
+    if (finished(q, dq, move, contacts)) return result;
 
     // Largest collision-free step, then backtracking until the energy decreases.
     double alpha = std::min(1.0, sweep(q, dq, &contacts));
@@ -273,7 +275,7 @@ Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std:
         if (alpha < 1e-12) {
           // No decrease even for a tiny step: the direction is at round-off
           // level, or (a chord step) too poor; then a fresh Newton direction.
-          if (sys_.max_fine_displacement(dq) / params_.dt < 1e3 * params_.solver.newton_tol) return result;
+          if (move / params_.dt < 1e3 * params_.solver.newton_tol) return result;
           if (chord_step) {
             retry_with_newton = true;
             break;
@@ -295,9 +297,11 @@ Simulator::NewtonResult Simulator::newton(StepState& s, Positions& q, const std:
     have_direction = false;
     if (chord_direction(s, q, *accepted, fixed, chord)) {
       const Positions chord_dq = as_positions(chord);
-      if (finished(q, chord_dq, *accepted)) return result;
-      if (sys_.max_fine_displacement(chord_dq) <= kChordContraction * alpha * sys_.max_fine_displacement(dq)) {
+      const double chord_move = sys_.max_fine_displacement(chord_dq);
+      if (finished(q, chord_dq, chord_move, *accepted)) return result;
+      if (chord_move <= kChordContraction * alpha * move) {
         direction = std::move(chord);
+        move = chord_move;
         have_direction = true;
       }
     }

@@ -91,10 +91,10 @@ private:
   bool newton_direction(const StepState& s, const Positions& q, const ContactSet& contacts,
                         const std::vector<bool>& fixed, bool project, double t1, VecX& direction);
   NewtonResult newton(StepState& s, Positions& q, const std::vector<bool>& fixed_dof, double t1);
-  /// Newton's stopping test on the step dq from q (largest fine-vertex move
-  /// below newton_tol * h); when it passes, takes dq if that is collision free.
-  /// `contacts`: the contacts at q.
-  bool finished(Positions& q, const Positions& dq, const ContactSet& contacts) const;
+  /// Newton's stopping test on the step dq from q, whose largest fine-vertex
+  /// move is `move` (below newton_tol * h); when it passes, takes dq if that is
+  /// collision free. `contacts`: the contacts at q.
+  bool finished(Positions& q, const Positions& dq, double move, const ContactSet& contacts) const;
   /// Moves prescribed nodes to their targets at t1 if the straight move is collision free.
   bool try_move_prescribed(Positions& q, const std::vector<Vec3>& targets) const;
   /// Newton's start: prescribed nodes to their targets (all or nothing, as
