@@ -19,6 +19,25 @@ Positions body_nodes(const DofSystem& sys, int body, const Positions& q) {
 /// parallel too): their DOFs, and so their gradient entries and Hessian value
 /// slots, are disjoint. A few small bodies (two 212-tet bubbles beside a 61-tet
 /// embedded bear) keep two threads busier this way than one after the other.
+/// For each friction contact, the index of the contact on the same vertices
+/// (same kind, same vertex order), or -1.
+std::vector<int> contacts_on_same_vertices(const std::vector<Contact>& contacts,
+                                           const std::vector<FrictionContact>& friction) {
+  using Key = std::pair<int, std::array<int, 4>>;
+  std::vector<std::pair<Key, int>> sorted;
+  sorted.reserve(contacts.size());
+  for (std::size_t i = 0; i < contacts.size(); ++i)
+    sorted.push_back({{static_cast<int>(contacts[i].kind), contacts[i].vertices}, static_cast<int>(i)});
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<int> into(friction.size(), -1);
+  for (std::size_t k = 0; k < friction.size(); ++k) {
+    const Key key{static_cast<int>(friction[k].kind), friction[k].vertices};
+    const auto it = std::lower_bound(sorted.begin(), sorted.end(), std::make_pair(key, -1));
+    if (it != sorted.end() && it->first == key) into[k] = it->second;
+  }
+  return into;
+}
+
 template <typename Fn>
 void for_each_elastic_body(const DofSystem& sys, Fn&& fn) {
   parallel_for_each(sys.elastic_bodies().size(), 1, [&](std::size_t i) { fn(i); });
@@ -157,15 +176,31 @@ void IncrementalPotential::gradient_and_hessian(const StepState& s, const Positi
   VecX contact;
   auto contact_part = [&] {
     contact = contact_gradient(s, x, contacts);
-    const std::vector<Mat<12>> barrier = barrier_potential_local_hessians(x, contacts, params_.contact.dhat, project);
-    std::vector<Mat<12>> friction;
-    if (s.friction) friction = friction_potential_local_hessians(x, s.x_prev, *s.friction, project);
+    // Scaled barrier Hessians, each with the friction Hessian of the same
+    // vertices added: one pull-back per vertex tuple, not two (an embedded
+    // contact has up to 16 nodes, so 49-100 node blocks to pull back).
+    std::vector<Mat<12>> local = barrier_potential_local_hessians(x, contacts, params_.contact.dhat, project);
+    for (Mat<12>& m : local) m *= h2 * params_.contact.kappa;
+    std::vector<FrictionContact> unmatched;
+    std::vector<Mat<12>> unmatched_local;
+    if (s.friction) {
+      const std::vector<Mat<12>> friction = friction_potential_local_hessians(x, s.x_prev, *s.friction, project);
+      const std::vector<int> into = contacts_on_same_vertices(contacts.contacts, s.friction->contacts);
+      for (std::size_t k = 0; k < friction.size(); ++k) {
+        if (into[k] >= 0) {
+          local[into[k]] += h2 * friction[k];
+        } else {
+          unmatched.push_back(s.friction->contacts[k]);
+          unmatched_local.push_back(h2 * friction[k]);
+        }
+      }
+    }
     contact_pattern_.reset_if_oversized();
     for (;;) {
       H = contact_pattern_.matrix();
       missing_.clear();
-      scatter_contacts(contacts.contacts, barrier, h2 * params_.contact.kappa, H, missing_);
-      if (s.friction) scatter_contacts(s.friction->contacts, friction, h2, H, missing_);
+      scatter_contacts(contacts.contacts, local, H, missing_);
+      scatter_contacts(unmatched, unmatched_local, H, missing_);
       if (missing_.empty()) return;
       contact_pattern_.grow(missing_);
     }
@@ -179,8 +214,7 @@ void IncrementalPotential::gradient_and_hessian(const StepState& s, const Positi
 
 template <class ContactList>
 void IncrementalPotential::scatter_contacts(const ContactList& contacts, const std::vector<Mat<12>>& local,
-                                            double scale, SparseMatrix& H,
-                                            std::vector<std::pair<int, int>>& missing) const {
+                                            SparseMatrix& H, std::vector<std::pair<int, int>>& missing) const {
   double* h = H.valuePtr();
   for (std::size_t k = 0; k < local.size(); ++k)
     pullback_.for_each_block(contacts[k].vertices, contacts[k].num_vertices(), local[k],
@@ -191,7 +225,7 @@ void IncrementalPotential::scatter_contacts(const ContactList& contacts, const s
                                  return;
                                }
                                for (int b = 0; b < 3; ++b)
-                                 for (int a = 0; a < 3; ++a) h[(*slots)[b] + a] += scale * block(a, b);
+                                 for (int a = 0; a < 3; ++a) h[(*slots)[b] + a] += block(a, b);
                              });
 }
 

@@ -77,11 +77,11 @@ private:
   /// Adds scale * (each tet's Hessian in local_h_[i]) of elastic body i into values on the fixed pattern.
   void scatter_elements(std::size_t i, double scale, double* values) const;
 
-  /// Adds scale * J_c^T local J_c of every contact into H's values; node pairs
-  /// missing from H's pattern go to `missing` instead.
+  /// Adds J_c^T local J_c of every contact into H's values; node pairs missing
+  /// from H's pattern go to `missing` instead.
   template <class ContactList>
-  void scatter_contacts(const ContactList& contacts, const std::vector<Mat<12>>& local, double scale,
-                        SparseMatrix& H, std::vector<std::pair<int, int>>& missing) const;
+  void scatter_contacts(const ContactList& contacts, const std::vector<Mat<12>>& local, SparseMatrix& H,
+                        std::vector<std::pair<int, int>>& missing) const;
 
   const DofSystem& sys_;
   const SimulationParams& params_;

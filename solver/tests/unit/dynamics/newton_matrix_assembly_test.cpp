@@ -1,6 +1,7 @@
 // The Newton matrix assembled in place (fixed pattern + growing contact
 // pattern, damping added value by value) against an independent triplet
-// assembly: M + h^2 K + beta h K(q^n) + AL diagonal + h^2 J^T (kappa H_b + H_f) J.
+// assembly: M + h^2 K + beta h K(q^n) + AL diagonal + h^2 J^T (kappa H_b + H_f) J,
+// with friction contacts on the same vertices as barrier contacts or not.
 #include "eipc/contact/barrier_potential.hpp"
 #include "eipc/contact/broad_phase.hpp"
 #include "eipc/contact/friction_potential.hpp"
@@ -152,6 +153,17 @@ TEST_CASE("the in-place Newton matrix equals a triplet assembly as its contact p
   CHECK(ip.pattern_growths() == growths);
   CHECK(H_again.nonZeros() == H_all.nonZeros());
   CHECK((Eigen::MatrixXd(H_again) - ref_ground).norm() <= 1e-12 * ref_ground.norm());
+
+  // Friction is lagged, the barrier's contacts are not: friction contacts with
+  // no barrier contact on their vertices are pulled back on their own (the
+  // others are added to the barrier Hessian of the same vertices first).
+  ContactSet between = all;
+  between.contacts.clear();
+  for (const Contact& c : all.contacts)
+    if (c.kind != ContactKind::point_ground) between.contacts.push_back(c);
+  const Eigen::MatrixXd ref_between = reference_hessian(sc, s, q, between);
+  CHECK((Eigen::MatrixXd(assembled(between)) - ref_between).norm() <= 1e-12 * ref_between.norm());
+  CHECK((ref_between - ref_all).norm() > 1e-3 * ref_all.norm());
 
   // The damping matrix at the last assembly's nodes equals the independent one.
   const SparseMatrix D = ip.damping_matrix(q);
