@@ -15,10 +15,6 @@ Positions body_nodes(const DofSystem& sys, int body, const Positions& q) {
   return q.middleRows(sys.node_offset(body), sys.bodies()[body].num_nodes());
 }
 
-/// fn(i) for every elastic body i, the bodies side by side (each one's tets in
-/// parallel too): their DOFs, and so their gradient entries and Hessian value
-/// slots, are disjoint. A few small bodies (two 212-tet bubbles beside a 61-tet
-/// embedded bear) keep two threads busier this way than one after the other.
 /// For each friction contact, the index of the contact on the same vertices
 /// (same kind, same vertex order), or -1.
 std::vector<int> contacts_on_same_vertices(const std::vector<Contact>& contacts,
@@ -38,6 +34,10 @@ std::vector<int> contacts_on_same_vertices(const std::vector<Contact>& contacts,
   return into;
 }
 
+/// fn(i) for every elastic body i, the bodies side by side (each one's tets in
+/// parallel too): their DOFs, and so their gradient entries and Hessian value
+/// slots, are disjoint. A few small bodies (two 212-tet bubbles beside a 61-tet
+/// embedded bear) keep two threads busier this way than one after the other.
 template <typename Fn>
 void for_each_elastic_body(const DofSystem& sys, Fn&& fn) {
   parallel_for_each(sys.elastic_bodies().size(), 1, [&](std::size_t i) { fn(i); });
