@@ -41,10 +41,13 @@ template <int N> Mat<N> cross_contracted_hessian(const Vec3& w, const Mat3N<N>& 
 ///   f_aa = 2 n n^T / q,  f_an = 2 (n a^T + s I) / q - 4 s n n^T / q^2
 ///   f_nn = 2 a a^T / q - 4 s (a n^T + n a^T) / q^2 - 2 s^2 I / q^2 + 8 s^2 n n^T / q^3
 /// Hessian = J^T [f_aa f_an; f_an^T f_nn] J + d^2(f_n . n)/dx^2,  J = [A; dn/dx].
+/// The selectors A, U, V are constants of the caller (not copied: building
+/// three 3xN matrices per call cost more than a value() evaluation).
 template <int N> struct ProjectedSquare {
-  Vec3 a, n;
-  Mat3N<N> A, U, V;
-  Vec3 u, v;
+  Vec3 a, n, u, v;
+  const Mat3N<N>& A;
+  const Mat3N<N>& U;
+  const Mat3N<N>& V;
 
   double value() const {
     const double s = a.dot(n);

@@ -6,17 +6,14 @@
 
 namespace eipc {
 namespace {
+const detail::Mat3N<12> kPointPlaneA = detail::difference_selector<12>(0, 1);
+const detail::Mat3N<12> kPointPlaneU = detail::difference_selector<12>(2, 1);
+const detail::Mat3N<12> kPointPlaneV = detail::difference_selector<12>(3, 1);
+
 // x = (p, t0, t1, t2); a = p - t0, n = (t1 - t0) x (t2 - t0).
 detail::ProjectedSquare<12> make_point_plane(const Vec3& p, const Vec3& t0, const Vec3& t1, const Vec3& t2) {
-  detail::ProjectedSquare<12> f;
-  f.u = t1 - t0;
-  f.v = t2 - t0;
-  f.a = p - t0;
-  f.n = f.u.cross(f.v);
-  f.A = detail::difference_selector<12>(0, 1);
-  f.U = detail::difference_selector<12>(2, 1);
-  f.V = detail::difference_selector<12>(3, 1);
-  return f;
+  const Vec3 u = t1 - t0, v = t2 - t0;
+  return {p - t0, u.cross(v), u, v, kPointPlaneA, kPointPlaneU, kPointPlaneV};
 }
 }  // namespace
 
