@@ -8,6 +8,8 @@
 #include "eipc/elasticity/elastic_body.hpp"
 
 #include <Eigen/Sparse>
+#include <array>
+#include <mutex>
 #include <vector>
 
 namespace eipc {
@@ -41,7 +43,9 @@ public:
   const CollisionMesh& collision_mesh() const { return collision_mesh_; }
   /// d x_collision / d q (3 Ncol x 3 Nq), rows and columns stacked x y z per vertex/node.
   const SparseMatrix& collision_jacobian() const { return collision_jacobian_; }
-  /// x = J q: collision-surface positions of node positions q.
+  /// x = J q: collision-surface positions of node positions q. The results for
+  /// the last few q are remembered (matched by value): a Newton iteration asks
+  /// for its iterate's positions several times. Safe to call concurrently.
   Positions collision_positions(const Positions& q) const;
   /// J^T g: a gradient over the collision vertices (3 Ncol, x y z per vertex) pulled back to the DOFs.
   VecX reduced_gradient(const VecX& collision_gradient) const;
@@ -65,6 +69,13 @@ private:
   std::vector<int> collision_fine_vertex_;  ///< per collision vertex: (body from vertex_body) fine vertex
   SparseMatrix collision_jacobian_;
   NodeMap collision_map_;  ///< J as weights over global nodes (faster to apply than the sparse product)
+  struct RememberedPositions {
+    Positions q, x;
+    long last_use = -1;  ///< < 0: empty
+  };
+  mutable std::mutex remembered_mutex_;
+  mutable std::array<RememberedPositions, 4> remembered_;
+  mutable long uses_ = 0;
   std::vector<ElasticBody> elastic_;
   std::vector<int> elastic_body_;
   std::vector<PrescribedNode> prescribed_;
