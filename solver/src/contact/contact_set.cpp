@@ -1,6 +1,5 @@
 #include "eipc/contact/contact_set.hpp"
 
-#include "eipc/contact/broad_phase_bvh.hpp"
 #include "eipc/contact/edge_edge_distance.hpp"
 #include "eipc/contact/edge_edge_mollifier.hpp"
 #include "eipc/contact/point_triangle_distance.hpp"
@@ -17,20 +16,25 @@ namespace {
 
 Vec3 contact_row(const Positions& x, int i) { return x.row(i).transpose(); }
 
-/// The box of the given vertices of x.
-template <int N>
-Aabb box_of(const Positions& x, const std::array<int, N>& vertices) {
-  Aabb box;
-  for (int v : vertices) box.extend(x.row(v).transpose().array());
-  return box;
-}
-
-/// True when the boxes are at least dhat apart along some axis: then every
-/// distance between the primitives is >= dhat (cheap rejection of broad-phase
-/// candidates before the exact distance).
-bool boxes_apart(const Aabb& a, const Aabb& b, double dhat) {
-  for (int k = 0; k < 3; ++k)
-    if (b.lo[k] - a.hi[k] >= dhat || a.lo[k] - b.hi[k] >= dhat) return true;
+/// True when, along some axis, the vertices `a` and the vertices `b` of x are
+/// at least dhat apart (the boxes of the two primitives are): then every
+/// distance between the primitives is >= dhat. A cheap rejection of
+/// broad-phase candidates before the exact distance; most stop at an axis
+/// before the last.
+template <int NA, int NB>
+bool boxes_apart(const Positions& x, const std::array<int, NA>& a, const std::array<int, NB>& b, double dhat) {
+  for (int k = 0; k < 3; ++k) {
+    double a_lo = x(a[0], k), a_hi = a_lo, b_lo = x(b[0], k), b_hi = b_lo;
+    for (int i = 1; i < NA; ++i) {
+      a_lo = std::min(a_lo, x(a[i], k));
+      a_hi = std::max(a_hi, x(a[i], k));
+    }
+    for (int i = 1; i < NB; ++i) {
+      b_lo = std::min(b_lo, x(b[i], k));
+      b_hi = std::max(b_hi, x(b[i], k));
+    }
+    if (b_lo - a_hi >= dhat || a_lo - b_hi >= dhat) return true;
+  }
   return false;
 }
 
@@ -40,7 +44,7 @@ bool make_point_triangle(const CollisionMesh& mesh, const Positions& x, const Po
   const int p = cand.vertex, f0 = mesh.faces(cand.face, 0), f1 = mesh.faces(cand.face, 1),
             f2 = mesh.faces(cand.face, 2);
   if (p == f0 || p == f1 || p == f2) return false;
-  if (boxes_apart(box_of<1>(x, {p}), box_of<3>(x, {f0, f1, f2}), dhat)) return false;
+  if (boxes_apart<1, 3>(x, {p}, {f0, f1, f2}, dhat)) return false;
   const auto type = point_triangle_distance_type(contact_row(x, p), contact_row(x, f0), contact_row(x, f1), contact_row(x, f2));
   const double d2 = point_triangle_distance_sq(contact_row(x, p), contact_row(x, f0), contact_row(x, f1), contact_row(x, f2), type);
   if (!(d2 < dhat * dhat)) return false;
@@ -55,7 +59,7 @@ bool make_edge_edge(const CollisionMesh& mesh, const Positions& x, const EdgeEdg
   const int a0 = mesh.edges(cand.edge_a, 0), a1 = mesh.edges(cand.edge_a, 1), b0 = mesh.edges(cand.edge_b, 0),
             b1 = mesh.edges(cand.edge_b, 1);
   if (a0 == b0 || a0 == b1 || a1 == b0 || a1 == b1) return false;
-  if (boxes_apart(box_of<2>(x, {a0, a1}), box_of<2>(x, {b0, b1}), dhat)) return false;
+  if (boxes_apart<2, 2>(x, {a0, a1}, {b0, b1}, dhat)) return false;
   const auto type = edge_edge_distance_type(contact_row(x, a0), contact_row(x, a1), contact_row(x, b0), contact_row(x, b1));
   const double d2 = edge_edge_distance_sq(contact_row(x, a0), contact_row(x, a1), contact_row(x, b0), contact_row(x, b1), type);
   if (!(d2 < dhat * dhat)) return false;
