@@ -3,6 +3,7 @@
 #include "eipc/contact/contact_set.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 
 namespace eipc {
@@ -19,8 +20,22 @@ Eigen::RowVector3d mean_displacement(const Positions& reference, const Positions
 /// Is every one of `vertices` within `skin` of `reference` after removing their mean displacement?
 bool covers(const Positions& reference, double skin, const Positions& x, const std::vector<int>& vertices) {
   if (skin < 0.0 || x.rows() != reference.rows()) return false;
-  const Eigen::RowVector3d translation = mean_displacement(reference, x, vertices);
+  if (vertices.empty()) return true;
+  // One pass for the mean and the box of the displacements: when the box's
+  // farthest corner from the mean is within the skin, so is every
+  // displacement (the usual case); else a second pass decides exactly.
+  Eigen::Array3d sum = Eigen::Array3d::Zero();
+  Eigen::Array3d lo = Eigen::Array3d::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
+  for (int v : vertices) {
+    const Eigen::Array3d d = (x.row(v) - reference.row(v)).transpose().array();
+    sum += d;
+    lo = lo.min(d);
+    hi = hi.max(d);
+  }
+  const Eigen::Array3d mean = sum / double(vertices.size());
   const double r2 = skin * skin;
+  if ((hi - mean).max(mean - lo).matrix().squaredNorm() <= r2) return true;
+  const Eigen::RowVector3d translation = mean.matrix().transpose();
   for (int v : vertices)
     if ((x.row(v) - reference.row(v) - translation).squaredNorm() > r2) return false;
   return true;
