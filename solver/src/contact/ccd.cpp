@@ -42,7 +42,9 @@ bool additive_ccd(const Stencil& x_t0, const Stencil& x_t1, Distance distance, S
   };
 
   toi = 0.0;
-  const double gap0 = gap_at(0.0);
+  const double d0 = distance(x_t0);
+  if (opt.start_fraction != 0.0) min_distance += opt.start_fraction * d0;
+  const double gap0 = d0 - err - min_distance;
   if (!(gap0 > 0.0)) return true;  // already within min_distance (or NaN input)
   if (lp == 0.0) return false;     // no relative motion: the distance is constant
   const double stop_gap = opt.stop_fraction * gap0;

@@ -2,7 +2,6 @@
 
 #include "eipc/contact/broad_phase.hpp"
 #include "eipc/contact/ccd.hpp"
-#include "eipc/contact/ccd_distance.hpp"
 
 #include "eipc/util/parallel.hpp"
 
@@ -41,13 +40,19 @@ SweptBoxes swept_boxes(const CollisionMesh& mesh, const Positions& x0, const Pos
   return b;
 }
 
+/// Options keeping min_distance_ratio of each pair's distance at t = 0.
+AdditiveCcdOptions keeping(double min_distance_ratio) {
+  AdditiveCcdOptions o;
+  o.start_fraction = min_distance_ratio;
+  return o;
+}
+
 double point_triangle_toi(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
                           const PointTriangleCandidate& c, double min_distance_ratio) {
   const int v = c.vertex, f0 = mesh.faces(c.face, 0), f1 = mesh.faces(c.face, 1), f2 = mesh.faces(c.face, 2);
-  const double d0 = ccd::point_triangle_distance(at(x0, v), at(x0, f0), at(x0, f1), at(x0, f2));
   double toi = 1.0;
   if (!point_triangle_ccd(at(x0, v), at(x0, f0), at(x0, f1), at(x0, f2), at(x1, v), at(x1, f0), at(x1, f1),
-                          at(x1, f2), min_distance_ratio * d0, 1.0, toi))
+                          at(x1, f2), 0.0, 1.0, toi, keeping(min_distance_ratio)))
     toi = 1.0;
   return toi;
 }
@@ -56,10 +61,9 @@ double edge_edge_toi(const CollisionMesh& mesh, const Positions& x0, const Posit
                      double min_distance_ratio) {
   const int a0 = mesh.edges(c.edge_a, 0), a1 = mesh.edges(c.edge_a, 1);
   const int b0 = mesh.edges(c.edge_b, 0), b1 = mesh.edges(c.edge_b, 1);
-  const double d0 = ccd::edge_edge_distance(at(x0, a0), at(x0, a1), at(x0, b0), at(x0, b1));
   double toi = 1.0;
   if (!edge_edge_ccd(at(x0, a0), at(x0, a1), at(x0, b0), at(x0, b1), at(x1, a0), at(x1, a1), at(x1, b0),
-                     at(x1, b1), min_distance_ratio * d0, 1.0, toi))
+                     at(x1, b1), 0.0, 1.0, toi, keeping(min_distance_ratio)))
     toi = 1.0;
   return toi;
 }

@@ -26,6 +26,10 @@ struct AdditiveCcdOptions {
   double conservative_rescaling = 0.9;  ///< c: step = c * gap / l_p, in (0, 1)
   double stop_fraction = 0.1;           ///< report toi once gap <= stop_fraction * initial gap
   long max_iterations = 1000000;        ///< then report the (still conservative) toi reached
+  /// Keep, besides min_distance, this fraction of the distance d(0) at t = 0:
+  /// the query then treats min_distance + start_fraction * d(0) as its
+  /// min_distance (d(0) is computed once, for both uses).
+  double start_fraction = 0.0;
 };
 
 /// Point p against triangle (t0, t1, t2); arguments at t = 0, then at t = 1.
