@@ -19,10 +19,8 @@ void extend_both(Aabb& box, const Positions& x0, const Positions& x1, int v) {
 }  // namespace
 
 Aabb swept_vertex_box(const Positions& x0, const Positions& x1, int v, double inflation) {
-  Aabb box;
-  extend_both(box, x0, x1, v);
-  box.inflate(inflation);
-  return box;
+  const Eigen::Array3d a = row(x0, v), b = row(x1, v);
+  return {a.min(b) - inflation, a.max(b) + inflation};
 }
 
 Aabb swept_face_box(const CollisionMesh& mesh, const Positions& x0, const Positions& x1, int f, double inflation) {

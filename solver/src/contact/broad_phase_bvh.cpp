@@ -10,7 +10,11 @@ constexpr int kLeafSize = 4;
 
 AabbTree::AabbTree(std::vector<Aabb> boxes) : boxes_(std::move(boxes)) {
   order_.resize(boxes_.size());
-  for (int i = 0; i < size(); ++i) order_[i] = i;
+  centres_.resize(boxes_.size());
+  for (int i = 0; i < size(); ++i) {
+    order_[i] = i;
+    centres_[i] = boxes_[i].lo + boxes_[i].hi;
+  }
   nodes_.reserve(2 * boxes_.size() / kLeafSize + 2);
   if (!boxes_.empty()) build(0, size());
 }
@@ -18,29 +22,33 @@ AabbTree::AabbTree(std::vector<Aabb> boxes) : boxes_(std::move(boxes)) {
 int AabbTree::build(int begin, int end) {
   const int id = static_cast<int>(nodes_.size());
   nodes_.emplace_back();
-  Aabb box, centroids;
-  for (int i = begin; i < end; ++i) {
-    const Aabb& b = boxes_[order_[i]];
-    box.extend(b);
-    centroids.extend(Eigen::Array3d(0.5 * (b.lo + b.hi)));
-  }
-  nodes_[id].box = box;
   if (end - begin <= kLeafSize) {
+    Aabb box;
+    for (int i = begin; i < end; ++i) box.extend(boxes_[order_[i]]);
+    nodes_[id].box = box;
     nodes_[id].begin = begin;
     nodes_[id].end = end;
     return id;
   }
+  Eigen::Array3d lo = centres_[order_[begin]], hi = lo;
+  for (int i = begin + 1; i < end; ++i) {
+    lo = lo.min(centres_[order_[i]]);
+    hi = hi.max(centres_[order_[i]]);
+  }
   int axis;
-  (centroids.hi - centroids.lo).maxCoeff(&axis);
+  (hi - lo).maxCoeff(&axis);
   const int mid = begin + (end - begin) / 2;
   // Ties broken by index so the split is the same on every platform.
   std::nth_element(order_.begin() + begin, order_.begin() + mid, order_.begin() + end, [&](int a, int b) {
-    const double ca = boxes_[a].lo[axis] + boxes_[a].hi[axis];
-    const double cb = boxes_[b].lo[axis] + boxes_[b].hi[axis];
+    const double ca = centres_[a][axis], cb = centres_[b][axis];
     return ca < cb || (ca == cb && a < b);
   });
   const int left = build(begin, mid);
   const int right = build(mid, end);
+  // The node's box from its children's (a union: the same as from its boxes).
+  Aabb box = nodes_[left].box;
+  box.extend(nodes_[right].box);
+  nodes_[id].box = box;
   nodes_[id].left = left;
   nodes_[id].right = right;
   return id;

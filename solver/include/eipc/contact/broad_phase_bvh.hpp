@@ -40,6 +40,7 @@ private:
   int build(int begin, int end);
 
   std::vector<Aabb> boxes_;
+  std::vector<Eigen::Array3d> centres_;  ///< lo + hi of each box (twice its centre: the split only compares them)
   std::vector<int> order_;
   std::vector<Node> nodes_;
 };
