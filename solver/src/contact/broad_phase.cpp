@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <tuple>
 
 namespace eipc {
 
@@ -70,23 +71,25 @@ std::vector<Part> parts_by_body(const CollisionMesh& mesh) {
   return parts;
 }
 
-/// Swept, inflated boxes of a part's primitives and the trees over its faces and
-/// edges (tree index i is the part's i-th face / edge).
+/// Swept, inflated boxes of a part's vertices, and the trees over its faces and
+/// edges (tree index i is the part's i-th face / edge; an edge's box is
+/// edge_tree->box(i)).
 struct PartBoxes {
-  std::vector<Aabb> vertices, faces, edges;
-  AabbTree face_tree, edge_tree;
+  std::vector<Aabb> vertices;
+  const AabbTree* face_tree = nullptr;
+  const AabbTree* edge_tree = nullptr;
 };
 
-PartBoxes boxes_of(const CollisionMesh& mesh, const Positions& x0, const Positions& x1, double r, const Part& part) {
+PartBoxes boxes_of(const CollisionMesh& mesh, const Positions& x0, const Positions& x1, double r, const Part& part,
+                   int body, BroadPhaseTrees& trees) {
   PartBoxes b;
+  std::vector<Aabb> faces(part.faces.size()), edges(part.edges.size());
   b.vertices.resize(part.vertices.size());
-  b.faces.resize(part.faces.size());
-  b.edges.resize(part.edges.size());
   const std::size_t grain = grain_for(0.02);
-  parallel_for_each(b.faces.size(), grain, [&](std::size_t i) { b.faces[i] = swept_face_box(mesh, x0, x1, part.faces[i], r); });
-  parallel_for_each(b.edges.size(), grain, [&](std::size_t i) { b.edges[i] = swept_edge_box(mesh, x0, x1, part.edges[i], r); });
+  parallel_for_each(faces.size(), grain, [&](std::size_t i) { faces[i] = swept_face_box(mesh, x0, x1, part.faces[i], r); });
+  parallel_for_each(edges.size(), grain, [&](std::size_t i) { edges[i] = swept_edge_box(mesh, x0, x1, part.edges[i], r); });
   parallel_for_each(b.vertices.size(), grain, [&](std::size_t i) { b.vertices[i] = swept_vertex_box(x0, x1, part.vertices[i], r); });
-  parallel_both([&] { b.face_tree = AabbTree(b.faces); }, [&] { b.edge_tree = AabbTree(b.edges); });
+  std::tie(b.face_tree, b.edge_tree) = trees.fit(body, std::move(faces), std::move(edges));
   return b;
 }
 
@@ -100,9 +103,9 @@ constexpr std::size_t kQueryChunk = 64;
 
 /// All pairs of one part's primitives (see find_candidates).
 Candidates pairs_within(const CollisionMesh& mesh, const Positions& x0, const Positions& x1, double inflation,
-                        const Part& part) {
+                        const Part& part, int body, BroadPhaseTrees& trees) {
   // Each primitive box is inflated by half the margin, so overlap <=> gap <= inflation.
-  const PartBoxes b = boxes_of(mesh, x0, x1, 0.5 * inflation, part);
+  const PartBoxes b = boxes_of(mesh, x0, x1, 0.5 * inflation, part, body, trees);
   Candidates out;
   parallel_gather(part.vertices.size(), kQueryChunk, out.point_triangle,
                   [&](std::size_t begin, std::size_t end, std::vector<PointTriangleCandidate>& dst) {
@@ -110,7 +113,7 @@ Candidates pairs_within(const CollisionMesh& mesh, const Positions& x0, const Po
                     for (std::size_t i = begin; i < end; ++i) {
                       const int v = part.vertices[i];
                       hits.clear();
-                      b.face_tree.query(b.vertices[i], hits);
+                      b.face_tree->query(b.vertices[i], hits);
                       std::sort(hits.begin(), hits.end());
                       for (int k : hits) {
                         const int f = part.faces[std::size_t(k)];
@@ -123,7 +126,7 @@ Candidates pairs_within(const CollisionMesh& mesh, const Positions& x0, const Po
                     std::vector<int> hits;
                     for (std::size_t i = begin; i < end; ++i) {
                       hits.clear();
-                      b.edge_tree.query(b.edges[i], hits, int(i));  // each unordered pair once
+                      b.edge_tree->query(b.edge_tree->box(int(i)), hits, int(i));  // each unordered pair once
                       std::sort(hits.begin(), hits.end());
                       const int a = part.edges[i];
                       for (int k : hits)
@@ -140,25 +143,46 @@ void check_counts(const CollisionMesh& mesh, const Positions& x0, const Position
 
 }  // namespace
 
+std::pair<const AabbTree*, const AabbTree*> BroadPhaseTrees::fit(int body, std::vector<Aabb> faces,
+                                                                 std::vector<Aabb> edges) {
+  if (body >= int(faces_.size())) {
+    faces_.resize(std::size_t(body) + 1);
+    edges_.resize(std::size_t(body) + 1);
+  }
+  auto fit_one = [](AabbTree& tree, std::vector<Aabb>& boxes) {
+    if (tree.size() == int(boxes.size()) && !boxes.empty())
+      tree.refit(std::move(boxes));
+    else
+      tree = AabbTree(std::move(boxes));
+  };
+  AabbTree &face_tree = faces_[std::size_t(body)], &edge_tree = edges_[std::size_t(body)];
+  parallel_both([&] { fit_one(face_tree, faces); }, [&] { fit_one(edge_tree, edges); });
+  return {&face_tree, &edge_tree};
+}
+
 Candidates find_candidates(const CollisionMesh& mesh, const Positions& x0, const Positions& x1, double inflation) {
   check_counts(mesh, x0, x1);
-  return pairs_within(mesh, x0, x1, inflation, whole_mesh(mesh));
+  BroadPhaseTrees trees;
+  return pairs_within(mesh, x0, x1, inflation, whole_mesh(mesh), 0, trees);
 }
 
 Candidates find_candidates_within_body(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
-                                       double inflation, int body) {
+                                       double inflation, int body, BroadPhaseTrees* kept) {
   check_counts(mesh, x0, x1);
   const std::vector<Part> parts = parts_by_body(mesh);
   if (body < 0 || body >= int(parts.size())) return {};
-  return pairs_within(mesh, x0, x1, inflation, parts[std::size_t(body)]);
+  BroadPhaseTrees fresh;
+  return pairs_within(mesh, x0, x1, inflation, parts[std::size_t(body)], body, kept ? *kept : fresh);
 }
 
 Candidates find_candidates_between_bodies(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
-                                          double inflation) {
+                                          double inflation, BroadPhaseTrees* kept) {
   check_counts(mesh, x0, x1);
   const std::vector<Part> parts = parts_by_body(mesh);
+  BroadPhaseTrees fresh;
+  BroadPhaseTrees& trees = kept ? *kept : fresh;
   std::vector<PartBoxes> boxes(parts.size());
-  for (std::size_t p = 0; p < parts.size(); ++p) boxes[p] = boxes_of(mesh, x0, x1, 0.5 * inflation, parts[p]);
+  for (std::size_t p = 0; p < parts.size(); ++p) boxes[p] = boxes_of(mesh, x0, x1, 0.5 * inflation, parts[p], int(p), trees);
   // Position of each vertex and edge in its body's part (to find its box).
   std::vector<int> vertex_slot(std::size_t(mesh.num_vertices())), edge_slot(std::size_t(mesh.edges.rows()));
   for (const Part& part : parts) {
@@ -167,13 +191,13 @@ Candidates find_candidates_between_bodies(const CollisionMesh& mesh, const Posit
   }
   // The primitives of the other bodies (a body's tree and its index list, by
   // member) whose boxes overlap `box`, above `above`, ascending, into `found`.
-  auto other_bodies = [&](int own, const Aabb& box, AabbTree PartBoxes::*tree, std::vector<int> Part::*ids, int above,
+  auto other_bodies = [&](int own, const Aabb& box, const AabbTree* PartBoxes::*tree, std::vector<int> Part::*ids, int above,
                           std::vector<int>& hits, std::vector<int>& found) {
     found.clear();
     for (std::size_t p = 0; p < parts.size(); ++p) {
       if (int(p) == own) continue;
       hits.clear();
-      (boxes[p].*tree).query(box, hits);
+      (boxes[p].*tree)->query(box, hits);
       for (int k : hits)
         if ((parts[p].*ids)[std::size_t(k)] > above) found.push_back((parts[p].*ids)[std::size_t(k)]);
     }
@@ -195,7 +219,7 @@ Candidates find_candidates_between_bodies(const CollisionMesh& mesh, const Posit
                     std::vector<int> hits, edges;
                     for (int a = int(begin); a < int(end); ++a) {
                       const int own = body_of_vertex(mesh, mesh.edges(a, 0));
-                      const Aabb& box = boxes[std::size_t(own)].edges[std::size_t(edge_slot[std::size_t(a)])];
+                      const Aabb& box = boxes[std::size_t(own)].edge_tree->box(edge_slot[std::size_t(a)]);
                       other_bodies(own, box, &PartBoxes::edge_tree, &Part::edges, a, hits, edges);  // each pair once
                       for (int b : edges) dst.push_back({a, b});
                     }

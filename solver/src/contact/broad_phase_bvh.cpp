@@ -1,6 +1,7 @@
 #include "eipc/contact/broad_phase_bvh.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace eipc {
 
@@ -52,6 +53,23 @@ int AabbTree::build(int begin, int end) {
   nodes_[id].left = left;
   nodes_[id].right = right;
   return id;
+}
+
+void AabbTree::refit(std::vector<Aabb> boxes) {
+  if (boxes.size() != boxes_.size()) throw std::invalid_argument("AabbTree::refit: a different number of boxes");
+  boxes_ = std::move(boxes);
+  // Children come after their parent (build numbers nodes in preorder).
+  for (int id = static_cast<int>(nodes_.size()) - 1; id >= 0; --id) {
+    Node& n = nodes_[std::size_t(id)];
+    Aabb box;
+    if (n.left < 0) {
+      for (int i = n.begin; i < n.end; ++i) box.extend(boxes_[std::size_t(order_[std::size_t(i)])]);
+    } else {
+      box = nodes_[std::size_t(n.left)].box;
+      box.extend(nodes_[std::size_t(n.right)].box);
+    }
+    n.box = box;
+  }
 }
 
 void AabbTree::query(const Aabb& q, std::vector<int>& out, int min_index) const {

@@ -63,6 +63,7 @@ int CandidateCache::rebuilds() const {
 void CandidateCache::make_groups(const CollisionMesh& mesh) {
   if (!groups_.empty() && mesh_vertices_ == mesh.num_vertices()) return;
   groups_.clear();
+  trees_ = BroadPhaseTrees{};
   along_generation_.clear();  // no union of the old groups is reused
   mesh_vertices_ = mesh.num_vertices();
   const int bodies = mesh.vertex_body.empty() ? 1 : *std::max_element(mesh.vertex_body.begin(), mesh.vertex_body.end()) + 1;
@@ -86,8 +87,8 @@ const Candidates& CandidateCache::group_along(Group& g, const CollisionMesh& mes
   if (covers(g.reference, g.skin, x0, g.vertices) && (&x1 == &x0 || covers(g.reference, g.skin, x1, g.vertices)))
     return g.cached;
   auto find = [&](const Positions& a, const Positions& b, double inflation) {
-    return g.body >= 0 ? find_candidates_within_body(mesh, a, b, inflation, g.body)
-                       : find_candidates_between_bodies(mesh, a, b, inflation);
+    return g.body >= 0 ? find_candidates_within_body(mesh, a, b, inflation, g.body, &trees_)
+                       : find_candidates_between_bodies(mesh, a, b, inflation, &trees_);
   };
   // x1 in the group's frame (only the group's vertices matter).
   const Positions x1_followed = x1.rowwise() - mean_displacement(x0, x1, g.vertices);

@@ -4,6 +4,10 @@
 #include "eipc/contact/broad_phase_bvh.hpp"
 #include "eipc/contact/collision_mesh.hpp"
 
+#include <deque>
+#include <utility>
+#include <vector>
+
 namespace eipc {
 
 /// Box of a primitive over its straight motion x0 -> x1: the box of its vertices
@@ -21,13 +25,29 @@ Aabb swept_edge_box(const CollisionMesh& mesh, const Positions& x0, const Positi
 /// computed in parallel (TBB) with a result independent of the thread count.
 Candidates find_candidates(const CollisionMesh& mesh, const Positions& x0, const Positions& x1, double inflation);
 
+/// Box trees over each body's faces and over its edges, kept from one broad
+/// phase to the next: a later call refits them to its boxes (linear time)
+/// instead of building them again (n log n). The candidates found do not depend
+/// on the trees, only the time to find them. For one collision mesh; not
+/// thread-safe.
+class BroadPhaseTrees {
+public:
+  /// `body`'s face and edge trees over these boxes: built at the first call for
+  /// the body (or when its counts changed), refit afterwards.
+  std::pair<const AabbTree*, const AabbTree*> fit(int body, std::vector<Aabb> faces, std::vector<Aabb> edges);
+
+private:
+  std::deque<AabbTree> faces_, edges_;  ///< per body (a deque: growing keeps the trees in place)
+};
+
 /// The pairs of find_candidates whose primitives both belong to `body`
 /// (CollisionMesh::vertex_body; an empty vertex_body puts everything in body 0).
+/// `trees`: kept trees to refit (none: built for this call).
 Candidates find_candidates_within_body(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
-                                       double inflation, int body);
+                                       double inflation, int body, BroadPhaseTrees* trees = nullptr);
 /// The pairs of find_candidates whose primitives belong to different bodies.
 Candidates find_candidates_between_bodies(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
-                                          double inflation);
+                                          double inflation, BroadPhaseTrees* trees = nullptr);
 
 /// The end x1 of the motion x0 -> x1 seen from a frame that moves with the mean
 /// displacement: x1 - mean(x1 - x0). Distances at every time of the motion, and

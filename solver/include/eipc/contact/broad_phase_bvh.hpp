@@ -21,15 +21,22 @@ struct Aabb {
 };
 
 /// Binary tree of boxes, built top-down by splitting at the median centroid
-/// along the widest axis (deterministic). Leaves hold up to 4 boxes.
+/// along the widest axis (deterministic), or refit to new boxes. Leaves hold up
+/// to 4 boxes.
 class AabbTree {
 public:
   AabbTree() = default;
   explicit AabbTree(std::vector<Aabb> boxes);
 
+  /// The same tree shape over new boxes, as many as before: the node boxes are
+  /// recomputed bottom-up, in linear time. Queries stay exact; only their speed
+  /// depends on how well the old shape suits the new boxes.
+  void refit(std::vector<Aabb> boxes);
+
   /// Appends to `out` the index of every box above `min_index` overlapping `query` (unsorted).
   void query(const Aabb& query, std::vector<int>& out, int min_index = -1) const;
   int size() const { return static_cast<int>(boxes_.size()); }
+  const Aabb& box(int i) const { return boxes_[std::size_t(i)]; }
 
 private:
   struct Node {

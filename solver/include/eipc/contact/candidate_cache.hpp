@@ -78,6 +78,7 @@ private:
   std::vector<int> along_generation_;  ///< each group's rebuilds when along_ was concatenated
   bool along_one_off_ = false;         ///< along_ holds a one-off set
   Candidates for_contacts_;  ///< the groups' last for_contacts() sets, concatenated
+  BroadPhaseTrees trees_;    ///< every rebuild's box trees, refit by the next one
 };
 
 }  // namespace eipc

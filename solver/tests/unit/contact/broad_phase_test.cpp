@@ -164,3 +164,54 @@ TEST_CASE("broad phase rejects positions of the wrong size", "[contact][broad_ph
   x.setZero();
   CHECK_THROWS_AS(find_candidates(m, x, x, 0.0), InputError);
 }
+
+TEST_CASE("broad phase with kept trees refit to new positions finds what fresh trees find", "[contact][broad_phase]") {
+  std::mt19937 rng(11);
+  const CollisionMesh m = random_mesh(300, 400, 3, rng);
+  BroadPhaseTrees kept;
+  // The trees are built at the first positions, then refit to positions that
+  // scramble the shapes (each vertex moved independently by up to 0.3).
+  std::uniform_real_distribution<double> du(-0.3, 0.3);
+  Positions x = place_vertices(m.num_vertices(), rng);
+  std::size_t found = 0;
+  for (int round = 0; round < 4; ++round) {
+    const Candidates between = find_candidates_between_bodies(m, x, x, 0.02, &kept);
+    CHECK(between.point_triangle == find_candidates_between_bodies(m, x, x, 0.02).point_triangle);
+    CHECK(between.edge_edge == find_candidates_between_bodies(m, x, x, 0.02).edge_edge);
+    found += between.size();
+    for (int body = 0; body < 3; ++body) {
+      const Candidates within = find_candidates_within_body(m, x, x, 0.02, body, &kept);
+      CHECK(within.point_triangle == find_candidates_within_body(m, x, x, 0.02, body).point_triangle);
+      CHECK(within.edge_edge == find_candidates_within_body(m, x, x, 0.02, body).edge_edge);
+      found += within.size();
+    }
+    for (int i = 0; i < x.size(); ++i) x.data()[i] += du(rng);
+  }
+  CHECK(found > 100);
+}
+
+TEST_CASE("a box tree refit to new boxes answers like one built on them", "[contact][broad_phase]") {
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> u(0.0, 1.0), size(0.0, 0.1);
+  auto random_boxes = [&](int n) {
+    std::vector<Aabb> boxes(std::size_t(n), Aabb{});
+    for (Aabb& b : boxes) {
+      b.lo = Eigen::Array3d(u(rng), u(rng), u(rng));
+      b.hi = b.lo + Eigen::Array3d(size(rng), size(rng), size(rng));
+    }
+    return boxes;
+  };
+  AabbTree tree(random_boxes(200));
+  const std::vector<Aabb> moved = random_boxes(200);
+  tree.refit(moved);
+  const AabbTree built(moved);
+  for (const Aabb& q : random_boxes(100)) {
+    std::vector<int> a, b;
+    tree.query(q, a);
+    built.query(q, b);
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    CHECK(a == b);
+  }
+  CHECK_THROWS_AS(tree.refit(random_boxes(199)), std::invalid_argument);
+}
