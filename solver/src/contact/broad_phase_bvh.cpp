@@ -11,45 +11,39 @@ constexpr int kLeafSize = 4;
 
 AabbTree::AabbTree(std::vector<Aabb> boxes) : boxes_(std::move(boxes)) {
   order_.resize(boxes_.size());
-  centres_.resize(boxes_.size());
+  std::vector<Eigen::Array3d> centres(boxes_.size());  // lo + hi: twice the centres, the splits only compare them
   for (int i = 0; i < size(); ++i) {
     order_[i] = i;
-    centres_[i] = boxes_[i].lo + boxes_[i].hi;
+    centres[i] = boxes_[i].lo + boxes_[i].hi;
   }
   nodes_.reserve(2 * boxes_.size() / kLeafSize + 2);
-  if (!boxes_.empty()) build(0, size());
+  if (!boxes_.empty()) split(0, size(), centres);
+  fit_node_boxes();
 }
 
-int AabbTree::build(int begin, int end) {
+int AabbTree::split(int begin, int end, const std::vector<Eigen::Array3d>& centres) {
   const int id = static_cast<int>(nodes_.size());
   nodes_.emplace_back();
   if (end - begin <= kLeafSize) {
-    Aabb box;
-    for (int i = begin; i < end; ++i) box.extend(boxes_[order_[i]]);
-    nodes_[id].box = box;
     nodes_[id].begin = begin;
     nodes_[id].end = end;
     return id;
   }
-  Eigen::Array3d lo = centres_[order_[begin]], hi = lo;
+  Eigen::Array3d lo = centres[order_[begin]], hi = lo;
   for (int i = begin + 1; i < end; ++i) {
-    lo = lo.min(centres_[order_[i]]);
-    hi = hi.max(centres_[order_[i]]);
+    lo = lo.min(centres[order_[i]]);
+    hi = hi.max(centres[order_[i]]);
   }
   int axis;
   (hi - lo).maxCoeff(&axis);
   const int mid = begin + (end - begin) / 2;
   // Ties broken by index so the split is the same on every platform.
   std::nth_element(order_.begin() + begin, order_.begin() + mid, order_.begin() + end, [&](int a, int b) {
-    const double ca = centres_[a][axis], cb = centres_[b][axis];
+    const double ca = centres[a][axis], cb = centres[b][axis];
     return ca < cb || (ca == cb && a < b);
   });
-  const int left = build(begin, mid);
-  const int right = build(mid, end);
-  // The node's box from its children's (a union: the same as from its boxes).
-  Aabb box = nodes_[left].box;
-  box.extend(nodes_[right].box);
-  nodes_[id].box = box;
+  const int left = split(begin, mid, centres);
+  const int right = split(mid, end, centres);
   nodes_[id].left = left;
   nodes_[id].right = right;
   return id;
@@ -58,7 +52,11 @@ int AabbTree::build(int begin, int end) {
 void AabbTree::refit(std::vector<Aabb> boxes) {
   if (boxes.size() != boxes_.size()) throw std::invalid_argument("AabbTree::refit: a different number of boxes");
   boxes_ = std::move(boxes);
-  // Children come after their parent (build numbers nodes in preorder).
+  fit_node_boxes();
+}
+
+void AabbTree::fit_node_boxes() {
+  // Children come after their parent (split numbers nodes in preorder).
   for (int id = static_cast<int>(nodes_.size()) - 1; id >= 0; --id) {
     Node& n = nodes_[std::size_t(id)];
     Aabb box;

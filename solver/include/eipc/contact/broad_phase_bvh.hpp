@@ -44,10 +44,12 @@ private:
     int left = -1, right = -1;  ///< children; -1 for a leaf
     int begin = 0, end = 0;     ///< leaf range in order_
   };
-  int build(int begin, int end);
+  /// Node of order_[begin, end), split at the median centre along the widest axis; its index.
+  int split(int begin, int end, const std::vector<Eigen::Array3d>& centres);
+  /// Every node's box from its boxes (leaves) or its children's, bottom-up.
+  void fit_node_boxes();
 
   std::vector<Aabb> boxes_;
-  std::vector<Eigen::Array3d> centres_;  ///< lo + hi of each box (twice its centre: the split only compares them)
   std::vector<int> order_;
   std::vector<Node> nodes_;
 };
