@@ -23,8 +23,9 @@ namespace {
 /// x = sum_j w_j q[n_j] for one vertex (q: 3 doubles per node), summed from
 /// +0. For finite q this equals the sum over the nonzero weights alone bit for
 /// bit (signs of zero included: adding 0 * q changes no sum that starts from
-/// +0), without a branch per slot: this runs several times per Newton
-/// iteration over every collision vertex.
+/// +0), without a branch per slot: this runs over every collision vertex at
+/// each new Newton iterate and over every fine vertex for each direction's
+/// largest move.
 void map_vertex(const int* n, const double* w, const double* q, double* x) {
   const double* q0 = q + 3 * n[0];
   if (w[1] == 0.0 && w[2] == 0.0 && w[3] == 0.0) {  // a vertex on one node (full-space bodies)
