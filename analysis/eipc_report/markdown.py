@@ -10,7 +10,7 @@ def _figure(title, stem, caption):
 def report_markdown(scenario, command, convergence, timing, steps, pair, force_dt, skipped, notes):
     out = [f"## {scenario}\n", f"Made by `{command}`.\n",
            "### Convergence\n",
-           "E(h) is DESIGN §7's time-averaged vertex error of each run against its own method's "
+           "E(h) is docs/design.md §7's time-averaged vertex error of each run against its own method's "
            "reference at h_ref; the fitted order is the least-squares slope of log E against log h "
            "(`convergence.csv`).\n", convergence_markdown(convergence, steps),
            "### Timing\n",

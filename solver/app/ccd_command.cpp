@@ -1,7 +1,7 @@
 // eipc ccd QUERIES: audit the solver's narrow-phase CCD on published query sets.
 #include "commands.hpp"
 #include "eipc/common.hpp"
-#include "eipc/contact/ccd_queries.hpp"
+#include "ccd_queries.hpp"
 
 #include <fstream>
 #include <iostream>

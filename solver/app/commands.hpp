@@ -1,4 +1,4 @@
-// Subcommands of the eipc command line (DESIGN §6). Each returns the exit code:
+// Subcommands of the eipc command line (docs/design.md §6). Each returns the exit code:
 // 0 success, 1 a check failed, 2 bad input, 3 the solver could not finish.
 #pragma once
 

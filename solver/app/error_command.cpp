@@ -1,4 +1,4 @@
-// eipc error RUN.h5 REFERENCE.h5: time-averaged error E(h) against a reference (DESIGN §7).
+// eipc error RUN.h5 REFERENCE.h5: time-averaged error E(h) against a reference (docs/design.md §7).
 #include "commands.hpp"
 #include "eipc/analysis/trajectory_error.hpp"
 

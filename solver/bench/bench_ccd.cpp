@@ -1,9 +1,9 @@
 // Broad phase and CCD throughput on subdivided spheres (icospheres).
 #include <benchmark/benchmark.h>
 
-#include "eipc/contact/broad_phase.hpp"
-#include "eipc/contact/ccd.hpp"
-#include "eipc/contact/ccd_step.hpp"
+#include "eipc/broad_phase/broad_phase.hpp"
+#include "eipc/ccd/additive_ccd.hpp"
+#include "eipc/ccd/collision_free_step.hpp"
 
 #include <algorithm>
 #include <map>

@@ -2,8 +2,9 @@
 // grid (separated by a gap), every cross-body pair a candidate, dhat half a cell.
 #include <benchmark/benchmark.h>
 
-#include "eipc/contact/barrier_potential.hpp"
-#include "eipc/contact/friction_potential.hpp"
+#include "eipc/testing/triplet_hessians.hpp"
+#include "eipc/barrier/barrier_potential.hpp"
+#include "eipc/friction/friction_potential.hpp"
 
 #include <random>
 

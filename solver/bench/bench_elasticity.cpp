@@ -2,6 +2,7 @@
 // (scenarios/assets/drake/teddy.vtk, 410 vertices, 1207 tets), linear corotated.
 // The VTK file is read minimally here (legacy ASCII, tets only) because the
 // mesh readers live in another part of the project.
+#include "eipc/testing/reference_svd.hpp"
 #include "eipc/elasticity/elastic_body.hpp"
 #include "eipc/elasticity/rotation_variant_svd.hpp"
 #include "eipc/elasticity/tet_kinematics.hpp"

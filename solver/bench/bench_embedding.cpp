@@ -1,14 +1,14 @@
 // The collision Jacobian of embedded and full-space bodies, through the same
-// functions the solver calls: x = J q (DofSystem::collision_positions), J^T g
-// (DofSystem::reduced_gradient, contact gradient) and J^T H J (ContactPullback,
+// functions the solver calls: x = J q (CollisionMap::positions), J^T g
+// (CollisionMap::pull_back, contact gradient) and J^T H J (ContactPullback,
 // contact by contact, then the sparse sum as IncrementalPotential does it). Bodies: the teddy (0.15 scale; full, medium 174-node and low
 // 36-node embeddings) and the 5k-vertex sphere (full, ~35-node lattice).
 // J^T H J is measured with the barrier Hessian of the body resting on the
 // ground ("ground") and with a 9x9 block on every surface triangle, as if the
 // whole surface were in contact ("surface").
-#include "eipc/contact/barrier_potential.hpp"
-#include "eipc/contact/broad_phase.hpp"
-#include "eipc/dynamics/contact_pullback.hpp"
+#include "eipc/barrier/barrier_potential.hpp"
+#include "eipc/broad_phase/broad_phase.hpp"
+#include "eipc/embedding/contact_pullback.hpp"
 #include "eipc/dynamics/incremental_potential.hpp"
 #include "eipc/embedding/embedded_body.hpp"
 #include "eipc/embedding/lattice_embedding.hpp"
@@ -86,8 +86,8 @@ Fixture make_fixture(const Model& m) {
   Fixture f;
   f.sys = std::make_unique<DofSystem>(std::vector<Body>{body});
   f.q = f.sys->rest_nodes();
-  const CollisionMesh& cm = f.sys->collision_mesh();
-  const Positions x = f.sys->collision_positions(f.q);
+  const CollisionMesh& cm = f.sys->collision().mesh();
+  const Positions x = f.sys->collision().positions(f.q);
   SimulationParams p;
   p.ground_height = 0.0;
   const IncrementalPotential potential(*f.sys, p);
@@ -109,7 +109,7 @@ Fixture make_fixture(const Model& m) {
     b.local.topLeftCorner<9, 9>() = a * a.transpose();
     f.surface_blocks.push_back(b);
   }
-  f.pullback = std::make_unique<ContactPullback>(*f.sys);
+  f.pullback = std::make_unique<ContactPullback>(f.sys->collision());
   return f;
 }
 
@@ -123,19 +123,19 @@ const Fixture& fixture(int model) {
 void describe(benchmark::State& state, const Fixture& f, const Model& m) {
   state.SetLabel(m.name);
   state.counters["dofs"] = double(f.sys->num_dofs());
-  state.counters["collision_vertices"] = double(f.sys->collision_mesh().num_vertices());
-  state.counters["J_nonzeros"] = double(f.sys->collision_jacobian().nonZeros());
+  state.counters["collision_vertices"] = double(f.sys->collision().mesh().num_vertices());
+  state.counters["J_nonzeros"] = double(f.sys->collision().jacobian().nonZeros());
 }
 
 void BM_ApplyJ(benchmark::State& state) {
   const Fixture& f = fixture(static_cast<int>(state.range(0)));
-  for (auto _ : state) benchmark::DoNotOptimize(f.sys->collision_positions(f.q));
+  for (auto _ : state) benchmark::DoNotOptimize(f.sys->collision().positions(f.q));
   describe(state, f, kModels[state.range(0)]);
 }
 
 void BM_ApplyJT(benchmark::State& state) {
   const Fixture& f = fixture(static_cast<int>(state.range(0)));
-  for (auto _ : state) benchmark::DoNotOptimize(f.sys->reduced_gradient(f.collision_gradient));
+  for (auto _ : state) benchmark::DoNotOptimize(f.sys->collision().pull_back(f.collision_gradient));
   describe(state, f, kModels[state.range(0)]);
 }
 

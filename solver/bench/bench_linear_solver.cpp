@@ -5,8 +5,8 @@
 // either reusing the symbolic analysis (factorize) or redoing it (analyze).
 // The BLAS that CHOLMOD's supernodal factorisation uses is the one the dynamic
 // loader finds (e.g. LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu/openblas-serial).
-#include "eipc/contact/broad_phase.hpp"
-#include "eipc/dynamics/simulator.hpp"
+#include "eipc/broad_phase/broad_phase.hpp"
+#include "eipc/dynamics/time_stepper.hpp"
 #include "eipc/optim/block_ldlt.hpp"
 #include "eipc/optim/linear_solver.hpp"
 #include "eipc/optim/node_ordering.hpp"
@@ -33,20 +33,20 @@ struct NewtonSystems {
 };
 
 /// The Newton matrix and right-hand side at the simulator's current state, for
-/// the step that follows (as Simulator::newton builds them at its first iterate).
-void append_system(const Simulator& sim, NewtonSystems& out) {
+/// the step that follows (as NewtonSolver::solve builds them at its first iterate).
+void append_system(const TimeStepper& sim, NewtonSystems& out) {
   const DofSystem& sys = sim.system();
   const SimulationParams& p = sim.params();
   const IncrementalPotential potential(sys, p);
-  StepState s;
+  StepContext s;
   s.q_prev = sim.nodes();
   s.q_tilde = sim.nodes() + p.dt * sim.velocities();
-  s.x_prev = sys.collision_positions(sim.nodes());
+  s.x_prev = sys.collision().positions(sim.nodes());
   s.external_force = sys.gravity_force(p.gravity);
   const ContactSet contacts =
-      potential.contacts(sim.nodes(), find_candidates(sys.collision_mesh(), s.x_prev, s.x_prev, p.contact.dhat));
+      potential.contacts(sim.nodes(), find_candidates(sys.collision().mesh(), s.x_prev, s.x_prev, p.contact.dhat));
   if (p.contact.friction > 0)
-    s.friction = build_friction_set(sys.collision_mesh(), s.x_prev, contacts, p.contact.dhat, p.contact.kappa,
+    s.friction = build_friction_set(sys.collision().mesh(), s.x_prev, contacts, p.contact.dhat, p.contact.kappa,
                                     p.contact.friction, p.contact.epsv, p.dt);
   s.damping = potential.damping_matrix(sim.nodes());
   VecX g;
@@ -71,7 +71,7 @@ NewtonSystems capture(const std::string& scene, const std::string& embedding, do
   if (dt > 0) o.dt = dt;
   o.embedding = embedding;
   const Scene sc = load_scene(std::string(EIPC_ASSETS) + "/../" + scene, o);
-  Simulator sim(sc.bodies, sc.params);
+  TimeStepper sim(sc.bodies, sc.params);
   for (int i = 0; i < first; ++i) sim.step();
   NewtonSystems out;
   for (int k = 0; k < count; ++k) {

@@ -1,8 +1,8 @@
 // Whole time steps and Newton linear solves on the teddy mesh (410 vertices,
 // 1207 tets, scaled to a 0.155 m bear) resting on the ground, and whole steps
 // of scene files at h = 0.02 s with the full-space and the low embedding.
-#include "eipc/contact/broad_phase.hpp"
-#include "eipc/dynamics/simulator.hpp"
+#include "eipc/broad_phase/broad_phase.hpp"
+#include "eipc/dynamics/time_stepper.hpp"
 #include "eipc/mesh/read_mesh.hpp"
 #include "eipc/mesh/transform.hpp"
 #include "eipc/mesh/surface.hpp"
@@ -16,7 +16,7 @@ using namespace eipc;
 
 namespace {
 
-Simulator teddy_on_ground(double dt) {
+TimeStepper teddy_on_ground(double dt) {
   TetMesh m = read_tet_mesh(EIPC_ASSETS "/drake/teddy.vtk");
   const Mat3 R = rotation_xyz_deg(Vec3(90, 0, 0));
   for (Eigen::Index i = 0; i < m.vertices.rows(); ++i)
@@ -31,11 +31,11 @@ Simulator teddy_on_ground(double dt) {
   p.dt = dt;
   p.ground_height = 0.0;
   p.contact.friction = 1.0;
-  return Simulator({make_full_space_body("teddy", m.vertices, m.tets, boundary_faces(m.tets), mat)}, p);
+  return TimeStepper({make_full_space_body("teddy", m.vertices, m.tets, boundary_faces(m.tets), mat)}, p);
 }
 
 void BM_TeddyStep(benchmark::State& state) {
-  Simulator sim = teddy_on_ground(0.01);
+  TimeStepper sim = teddy_on_ground(0.01);
   for (int i = 0; i < 10; ++i) sim.step();  // settle into contact
   long newton = 0, steps = 0;
   for (auto _ : state) {
@@ -48,16 +48,16 @@ BENCHMARK(BM_TeddyStep)->Unit(benchmark::kMillisecond);
 
 /// One Newton linear solve (factorisation + solve) of the teddy's step Hessian in contact.
 void BM_TeddyLinearSolve(benchmark::State& state) {
-  Simulator sim = teddy_on_ground(0.01);
+  TimeStepper sim = teddy_on_ground(0.01);
   for (int i = 0; i < 10; ++i) sim.step();
   const DofSystem& sys = sim.system();
   const IncrementalPotential potential(sys, sim.params());
-  StepState s;
+  StepContext s;
   s.q_prev = s.q_tilde = sim.nodes();
-  s.x_prev = sys.collision_positions(sim.nodes());
+  s.x_prev = sys.collision().positions(sim.nodes());
   s.external_force = sys.gravity_force(sim.params().gravity);
   const ContactSet contacts =
-      potential.contacts(sim.nodes(), find_candidates(sys.collision_mesh(), s.x_prev, s.x_prev, sim.params().contact.dhat));
+      potential.contacts(sim.nodes(), find_candidates(sys.collision().mesh(), s.x_prev, s.x_prev, sim.params().contact.dhat));
   const SparseMatrix H = potential.hessian(s, sim.nodes(), contacts);
   const VecX g = potential.gradient(s, sim.nodes(), contacts);
   LinearSolver solver;
@@ -80,7 +80,7 @@ void BM_SceneStep(benchmark::State& state, const char* scene, const char* embedd
   o.dt = 0.02;
   o.embedding = embedding;
   const Scene sc = load_scene(path, o);
-  Simulator sim(sc.bodies, sc.params);
+  TimeStepper sim(sc.bodies, sc.params);
   for (int i = 0; i < 30; ++i) sim.step();
   long newton = 0, steps = 0;
   for (auto _ : state) {

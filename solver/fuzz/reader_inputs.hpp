@@ -6,7 +6,7 @@
 // swallowed, anything else propagates.
 #pragma once
 
-#include "eipc/mesh/primitives.hpp"
+#include "eipc/testing/box_mesh.hpp"
 #include "eipc/mesh/read_msh.hpp"
 #include "eipc/mesh/read_obj.hpp"
 #include "eipc/mesh/read_tetgen.hpp"

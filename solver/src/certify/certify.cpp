@@ -72,7 +72,7 @@ CertifyReport certify_trajectory(const Trajectory& trajectory, const CertifyOpti
     if (options.continuous && k > 0) {
       const Frame& prev = trajectory.frames[k - 1];
       report.motions.push_back({static_cast<int>(k - 1), static_cast<int>(k), prev.time, f.time,
-                                check_motion(states(prev, k - 1), states(f, k), report.ground_height, options.sweep,
+                                check_motion(states(prev, k - 1), states(f, k), report.ground_height, options.motion,
                                              options.max_examples)});
     }
   }

@@ -37,7 +37,7 @@ void emit_primitives(const StackedTriangles& tris, const std::vector<BodyState>&
 }  // namespace
 
 MotionCheck check_motion(const std::vector<BodyState>& from, const std::vector<BodyState>& to,
-                         std::optional<double> ground_height, const SweepOptions& options, int max_examples) {
+                         std::optional<double> ground_height, const MotionTestOptions& options, int max_examples) {
   validate_bodies(from);
   validate_bodies(to);
   if (from.size() != to.size()) throw InputError("certify: frames have different numbers of bodies");
@@ -60,7 +60,7 @@ MotionCheck check_motion(const std::vector<BodyState>& from, const std::vector<B
       for (int v : surface_vertices(*from[b].faces))  // as in check_frame
         if ((*from[b].x)(v, 2) <= *ground_height || (*to[b].x)(v, 2) <= *ground_height) {
           ++out.collisions;
-          record({MotionPrimitive::point_ground, SweepResult::collision, static_cast<int>(b), {v, -1}});
+          record({MotionPrimitive::point_ground, MotionVerdict::collision, static_cast<int>(b), {v, -1}});
         }
 
   std::vector<Box3> boxes(n);
@@ -86,7 +86,7 @@ MotionCheck check_motion(const std::vector<BodyState>& from, const std::vector<B
         p0[k] = rs.p[k]; p0[3 + k] = rt.p[k];
         p1[k] = x1(rs.id[k]); p1[3 + k] = x1(rt.id[k]);
       }
-      if (triangle_triangle_sweep(p0, p1, SweepOptions{4, 16}) == SweepResult::separated) return;
+      if (triangle_triangle_motion_test(p0, p1, MotionTestOptions{4, 16}) == MotionVerdict::separated) return;
     }
     emit_primitives(tris, from, s, t, per_pair[i]);
   });
@@ -96,7 +96,7 @@ MotionCheck check_motion(const std::vector<BodyState>& from, const std::vector<B
   keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
   out.primitive_candidates = keys.size();
 
-  std::vector<SweepResult> result(keys.size());
+  std::vector<MotionVerdict> result(keys.size());
   tbb::parallel_for(std::size_t(0), keys.size(), [&](std::size_t i) {
     const PrimitiveKey& k = keys[i];
     std::array<long, 4> ids;
@@ -108,12 +108,12 @@ MotionCheck check_motion(const std::vector<BodyState>& from, const std::vector<B
     }
     std::array<Vec3, 4> p0, p1;
     for (int j = 0; j < 4; ++j) { p0[j] = x0(ids[j]); p1[j] = x1(ids[j]); }
-    result[i] = k[0] == 0 ? point_triangle_sweep(p0, p1, options) : edge_edge_sweep(p0, p1, options);
+    result[i] = k[0] == 0 ? point_triangle_motion_test(p0, p1, options) : edge_edge_motion_test(p0, p1, options);
   });
 
   for (std::size_t i = 0; i < keys.size(); ++i) {
-    if (result[i] == SweepResult::separated) continue;
-    ++(result[i] == SweepResult::collision ? out.collisions : out.inconclusive);
+    if (result[i] == MotionVerdict::separated) continue;
+    ++(result[i] == MotionVerdict::collision ? out.collisions : out.inconclusive);
     const PrimitiveKey& k = keys[i];
     MotionPair p;
     p.result = result[i];

@@ -74,7 +74,7 @@ json motion_pair_json(const CertifyReport& r, const MotionPair& p) {
   json j = {{"kind", p.kind == MotionPrimitive::point_triangle ? "point_triangle"
                      : p.kind == MotionPrimitive::edge_edge    ? "edge_edge"
                                                                : "point_ground"},
-            {"result", p.result == SweepResult::collision ? "collision" : "inconclusive"},
+            {"result", p.result == MotionVerdict::collision ? "collision" : "inconclusive"},
             {"body_a", body_name(r, p.body_a)}};
   if (p.kind == MotionPrimitive::edge_edge) j["edge_a"] = {p.a[0], p.a[1]};
   else j["vertex_a"] = p.a[0];

@@ -4,7 +4,7 @@
 
 namespace eipc::certify {
 
-FrameCheck check_simulator_state(const Simulator& sim) {
+FrameCheck check_simulator_state(const TimeStepper& sim) {
   const std::vector<Positions> x = sim.fine_positions();
   const std::vector<Body>& bodies = sim.system().bodies();
   std::vector<BodyState> states;

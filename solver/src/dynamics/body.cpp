@@ -2,56 +2,15 @@
 
 #include "eipc/mesh/volume.hpp"
 
-#include <algorithm>
-#include <cmath>
-
 namespace eipc {
 
-NodeMap NodeMap::identity(int n) {
-  NodeMap map;
-  map.nodes.resize(n, 4);
-  map.weights.setZero(n, 4);
-  for (int v = 0; v < n; ++v) {
-    map.nodes.row(v).setConstant(v);
-    map.weights(v, 0) = 1.0;
-  }
-  return map;
-}
-
-namespace {
-
-/// x = sum_j w_j q[n_j] for one vertex (q: 3 doubles per node), summed from
-/// +0. For finite q this equals the sum over the nonzero weights alone bit for
-/// bit (signs of zero included: adding 0 * q changes no sum that starts from
-/// +0), without a branch per slot: this runs over every collision vertex at
-/// each new Newton iterate and over every fine vertex for each direction's
-/// largest move.
-void map_vertex(const int* n, const double* w, const double* q, double* x) {
-  const double* q0 = q + 3 * n[0];
-  if (w[1] == 0.0 && w[2] == 0.0 && w[3] == 0.0) {  // a vertex on one node (full-space bodies)
-    for (int d = 0; d < 3; ++d) x[d] = 0.0 + w[0] * q0[d];
-    return;
-  }
-  const double *q1 = q + 3 * n[1], *q2 = q + 3 * n[2], *q3 = q + 3 * n[3];
-  for (int d = 0; d < 3; ++d) x[d] = 0.0 + w[0] * q0[d] + w[1] * q1[d] + w[2] * q2[d] + w[3] * q3[d];
-}
-
-}  // namespace
-
-Positions NodeMap::apply(const Positions& q) const {
-  Positions x(size(), 3);
-  for (int v = 0; v < size(); ++v) map_vertex(&nodes(v, 0), &weights(v, 0), q.data(), x.data() + 3 * v);
-  return x;
-}
-
-double NodeMap::max_norm(const Positions& q, int first_node) const {
-  double largest = 0.0;  // squared: sqrt is monotone, so the max of the norms is the root of this
-  for (int v = 0; v < size(); ++v) {
-    Vec3 x;
-    map_vertex(&nodes(v, 0), &weights(v, 0), q.data() + 3 * first_node, x.data());
-    largest = std::max(largest, x.squaredNorm());
-  }
-  return std::sqrt(largest);
+Body embed_body(const Body& full, const TetMesh& embedding, const std::string& name, const std::string& source,
+                EmbeddingReport* report) {
+  Body b = full;
+  static_cast<SimulationNodes&>(b) = embed_mesh(full.fine_rest, full.fine_tets, embedding, full.name, source, report);
+  b.embedding = name;
+  b.prescribed_nodes.clear();
+  return b;
 }
 
 Body make_full_space_body(std::string name, Positions rest, Tets tets, Tris surface, Material material) {

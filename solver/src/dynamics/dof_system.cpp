@@ -1,19 +1,38 @@
 #include "eipc/dynamics/dof_system.hpp"
 
 #include "eipc/elasticity/lumped_mass.hpp"
-#include "eipc/mesh/surface.hpp"
 #include "eipc/mesh/volume.hpp"
 
 #include <algorithm>
-#include <map>
 
 namespace eipc {
 
-DofSystem::DofSystem(std::vector<Body> bodies) : bodies_(std::move(bodies)) {
-  for (const Body& b : bodies_) {
-    node_offset_.push_back(num_nodes_);
-    num_nodes_ += b.num_nodes();
+namespace {
+
+std::vector<int> node_offsets(const std::vector<Body>& bodies) {
+  std::vector<int> offsets;
+  int n = 0;
+  for (const Body& b : bodies) {
+    offsets.push_back(n);
+    n += b.num_nodes();
   }
+  return offsets;
+}
+
+std::vector<SurfaceOnNodes> surfaces_on_nodes(const std::vector<Body>& bodies, const std::vector<int>& offsets) {
+  std::vector<SurfaceOnNodes> out;
+  for (std::size_t b = 0; b < bodies.size(); ++b)
+    out.push_back({&bodies[b].fine_rest, &bodies[b].surface, &bodies[b].fine_map, offsets[b]});
+  return out;
+}
+
+}  // namespace
+
+DofSystem::DofSystem(std::vector<Body> bodies)
+    : bodies_(std::move(bodies)),
+      node_offset_(node_offsets(bodies_)),
+      num_nodes_(bodies_.empty() ? 0 : node_offset_.back() + bodies_.back().num_nodes()),
+      collision_(surfaces_on_nodes(bodies_, node_offset_), num_nodes_) {
 
   // Reduced mass M^q = J^T M J with M the fine lumped (diagonal) mass.
   Triplets mass;
@@ -41,53 +60,6 @@ DofSystem::DofSystem(std::vector<Body> bodies) : bodies_(std::move(bodies)) {
   node_mass_.resize(num_nodes_, num_nodes_);
   node_mass_.setFromTriplets(mass.begin(), mass.end());
   if (massive_nodes > 0) typical_node_mass_ = mass_sum / massive_nodes;
-
-  // Collision surface: the surface vertices of every body, in body then vertex order.
-  std::vector<Eigen::Triplet<double>> jac;
-  std::vector<Eigen::RowVector3i> faces;
-  std::vector<Eigen::RowVector3d> rest;
-  std::vector<Eigen::RowVector4i> map_nodes;
-  std::vector<Eigen::RowVector4d> map_weights;
-  for (std::size_t bi = 0; bi < bodies_.size(); ++bi) {
-    const Body& b = bodies_[bi];
-    std::map<int, int> local;  // fine vertex -> collision vertex
-    for (Eigen::Index f = 0; f < b.surface.rows(); ++f)
-      for (int k = 0; k < 3; ++k) local.emplace(b.surface(f, k), 0);
-    for (auto& [fine, col] : local) {
-      col = static_cast<int>(rest.size());
-      rest.push_back(b.fine_rest.row(fine));
-      collision_mesh_.vertex_body.push_back(static_cast<int>(bi));
-      collision_fine_vertex_.push_back(fine);
-      std::vector<std::pair<int, double>> terms;  // (node, weight), by node as J q sums them
-      for (int j = 0; j < 4; ++j)
-        if (b.fine_map.weights(fine, j) != 0.0)
-          terms.emplace_back(node_offset_[bi] + b.fine_map.nodes(fine, j), b.fine_map.weights(fine, j));
-      std::sort(terms.begin(), terms.end());
-      map_nodes.emplace_back(0, 0, 0, 0);
-      map_weights.emplace_back(0, 0, 0, 0);
-      for (std::size_t j = 0; j < terms.size(); ++j) {
-        const auto [node, w] = terms[j];
-        map_nodes.back()[static_cast<Eigen::Index>(j)] = node;
-        map_weights.back()[static_cast<Eigen::Index>(j)] = w;
-        for (int d = 0; d < 3; ++d) jac.emplace_back(3 * col + d, 3 * node + d, w);
-      }
-    }
-    for (Eigen::Index f = 0; f < b.surface.rows(); ++f)
-      faces.emplace_back(local.at(b.surface(f, 0)), local.at(b.surface(f, 1)), local.at(b.surface(f, 2)));
-  }
-  collision_mesh_.rest.resize(static_cast<Eigen::Index>(rest.size()), 3);
-  for (std::size_t i = 0; i < rest.size(); ++i) collision_mesh_.rest.row(i) = rest[i];
-  collision_mesh_.faces.resize(static_cast<Eigen::Index>(faces.size()), 3);
-  for (std::size_t i = 0; i < faces.size(); ++i) collision_mesh_.faces.row(i) = faces[i];
-  collision_mesh_.edges = unique_edges(collision_mesh_.faces);
-  collision_jacobian_.resize(3 * static_cast<Eigen::Index>(rest.size()), 3 * num_nodes_);
-  collision_jacobian_.setFromTriplets(jac.begin(), jac.end());
-  collision_map_.nodes.resize(static_cast<Eigen::Index>(map_nodes.size()), 4);
-  collision_map_.weights.resize(static_cast<Eigen::Index>(map_nodes.size()), 4);
-  for (std::size_t i = 0; i < map_nodes.size(); ++i) {
-    collision_map_.nodes.row(static_cast<Eigen::Index>(i)) = map_nodes[i];
-    collision_map_.weights.row(static_cast<Eigen::Index>(i)) = map_weights[i];
-  }
 
   // Elasticity on the simulation nodes, prescribed nodes.
   for (std::size_t bi = 0; bi < bodies_.size(); ++bi) {
@@ -118,27 +90,6 @@ Positions DofSystem::gravity_force(const Vec3& g) const {
   Positions f(num_nodes_, 3);
   for (int n = 0; n < num_nodes_; ++n) f.row(n) = node_fine_mass_[n] * g.transpose();
   return f;
-}
-
-Positions DofSystem::collision_positions(const Positions& q) const {
-  const std::lock_guard<std::mutex> lock(remembered_mutex_);
-  ++uses_;
-  for (RememberedPositions& r : remembered_)
-    if (r.last_use >= 0 && r.q.rows() == q.rows() && r.q == q) {
-      r.last_use = uses_;
-      return r.x;
-    }
-  RememberedPositions& oldest = *std::min_element(
-      remembered_.begin(), remembered_.end(),
-      [](const RememberedPositions& a, const RememberedPositions& b) { return a.last_use < b.last_use; });
-  oldest.q = q;
-  oldest.x = collision_map_.apply(q);
-  oldest.last_use = uses_;
-  return oldest.x;
-}
-
-VecX DofSystem::reduced_gradient(const VecX& collision_gradient) const {
-  return collision_jacobian_.transpose() * collision_gradient;
 }
 
 Positions DofSystem::fine_positions(int body, const Positions& q) const {

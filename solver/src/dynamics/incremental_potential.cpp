@@ -1,7 +1,7 @@
 #include "eipc/dynamics/incremental_potential.hpp"
 
-#include "eipc/contact/barrier_potential.hpp"
-#include "eipc/contact/friction_potential.hpp"
+#include "eipc/barrier/barrier_potential.hpp"
+#include "eipc/friction/friction_potential.hpp"
 #include "eipc/util/parallel.hpp"
 
 #include <algorithm>
@@ -46,7 +46,7 @@ void for_each_elastic_body(const DofSystem& sys, Fn&& fn) {
 }  // namespace
 
 ContactSet IncrementalPotential::contacts(const Positions& q, const Candidates& candidates) const {
-  return build_contact_set(sys_.collision_mesh(), sys_.collision_positions(q), candidates, params_.contact.dhat,
+  return build_contact_set(sys_.collision().mesh(), sys_.collision().positions(q), candidates, params_.contact.dhat,
                            params_.ground_height);
 }
 
@@ -58,11 +58,11 @@ std::vector<double> IncrementalPotential::elastic_energies(const Positions& q) c
   return elastic;
 }
 
-double IncrementalPotential::energy(const StepState& s, const Positions& q, const ContactSet& contacts) const {
+double IncrementalPotential::energy(const StepContext& s, const Positions& q, const ContactSet& contacts) const {
   return energy(s, q, contacts, elastic_energies(q));
 }
 
-double IncrementalPotential::energy(const StepState& s, const Positions& q, const ContactSet& contacts,
+double IncrementalPotential::energy(const StepContext& s, const Positions& q, const ContactSet& contacts,
                                    const std::vector<double>& elastic) const {
   const double h2 = params_.dt * params_.dt;
   const Positions dq = q - s.q_tilde;
@@ -71,8 +71,8 @@ double IncrementalPotential::energy(const StepState& s, const Positions& q, cons
   for (double body_energy : elastic) e += h2 * body_energy;
   e -= h2 * flat(s.external_force).dot(flat(q));
 
-  const Positions x = sys_.collision_positions(q);
-  const CollisionMesh& mesh = sys_.collision_mesh();
+  const Positions x = sys_.collision().positions(q);
+  const CollisionMesh& mesh = sys_.collision().mesh();
   e += h2 * params_.contact.kappa * barrier_potential(mesh, x, contacts, params_.contact.dhat);
   if (s.friction) e += h2 * friction_potential(x, s.x_prev, *s.friction);
 
@@ -88,9 +88,9 @@ double IncrementalPotential::energy(const StepState& s, const Positions& q, cons
 }
 
 IncrementalPotential::IncrementalPotential(const DofSystem& system, const SimulationParams& params)
-    : sys_(system), params_(params), pattern_(system), pullback_(system), contact_pattern_(pattern_.mass()) {}
+    : sys_(system), params_(params), pattern_(system), pullback_(system.collision()), contact_pattern_(pattern_.mass()) {}
 
-VecX IncrementalPotential::gradient(const StepState& s, const Positions& q, const ContactSet& contacts) const {
+VecX IncrementalPotential::gradient(const StepContext& s, const Positions& q, const ContactSet& contacts) const {
   VecX elastic = VecX::Zero(sys_.num_dofs());
   VecX contact;
   parallel_both(
@@ -100,18 +100,18 @@ VecX IncrementalPotential::gradient(const StepState& s, const Positions& q, cons
           sys_.elastic_bodies()[i].add_gradient(body_nodes(sys_, body, q), elastic, 3 * sys_.node_offset(body));
         });
       },
-      [&] { contact = contact_gradient(s, sys_.collision_positions(q), contacts); });
+      [&] { contact = contact_gradient(s, sys_.collision().positions(q), contacts); });
   return gradient_from_parts(s, q, elastic, contact);
 }
 
-VecX IncrementalPotential::contact_gradient(const StepState& s, const Positions& x, const ContactSet& contacts) const {
-  const CollisionMesh& mesh = sys_.collision_mesh();
+VecX IncrementalPotential::contact_gradient(const StepContext& s, const Positions& x, const ContactSet& contacts) const {
+  const CollisionMesh& mesh = sys_.collision().mesh();
   VecX gx = params_.contact.kappa * barrier_potential_gradient(mesh, x, contacts, params_.contact.dhat);
   if (s.friction) gx += friction_potential_gradient(x, s.x_prev, *s.friction);
-  return sys_.reduced_gradient(gx);
+  return sys_.collision().pull_back(gx);
 }
 
-VecX IncrementalPotential::gradient_from_parts(const StepState& s, const Positions& q, const VecX& elastic,
+VecX IncrementalPotential::gradient_from_parts(const StepContext& s, const Positions& q, const VecX& elastic,
                                                const VecX& contact) const {
   const double h2 = params_.dt * params_.dt;
   const Positions dq = q - s.q_tilde;
@@ -129,7 +129,7 @@ VecX IncrementalPotential::gradient_from_parts(const StepState& s, const Positio
   return g;
 }
 
-SparseMatrix IncrementalPotential::hessian(const StepState& s, const Positions& q, const ContactSet& contacts,
+SparseMatrix IncrementalPotential::hessian(const StepContext& s, const Positions& q, const ContactSet& contacts,
                                            bool project) const {
   VecX g;
   SparseMatrix H;
@@ -137,7 +137,7 @@ SparseMatrix IncrementalPotential::hessian(const StepState& s, const Positions& 
   return H;
 }
 
-void IncrementalPotential::gradient_and_hessian(const StepState& s, const Positions& q, const ContactSet& contacts,
+void IncrementalPotential::gradient_and_hessian(const StepContext& s, const Positions& q, const ContactSet& contacts,
                                                 bool project, VecX& gradient, SparseMatrix& H) const {
   const double h2 = params_.dt * params_.dt;
   // Mass, elasticity, damping and the augmented Lagrangian on the fixed pattern.
@@ -146,7 +146,7 @@ void IncrementalPotential::gradient_and_hessian(const StepState& s, const Positi
       (s.damping.nonZeros() != fixed.nonZeros() || s.damping.cols() != fixed.cols() ||
        !std::equal(fixed.outerIndexPtr(), fixed.outerIndexPtr() + fixed.cols() + 1, s.damping.outerIndexPtr()) ||
        !std::equal(fixed.innerIndexPtr(), fixed.innerIndexPtr() + fixed.nonZeros(), s.damping.innerIndexPtr())))
-    throw std::invalid_argument("StepState::damping is not on the Hessian pattern (use damping_matrix())");
+    throw std::invalid_argument("StepContext::damping is not on the Hessian pattern (use damping_matrix())");
   std::vector<double>& values = fixed_values_;
   VecX elastic = VecX::Zero(sys_.num_dofs());
   auto elastic_part = [&] {
@@ -172,7 +172,7 @@ void IncrementalPotential::gradient_and_hessian(const StepState& s, const Positi
   // Meanwhile, contact and friction blocks, pulled back to the nodes contact by
   // contact and added into the grown pattern; a node pair not seen before grows
   // it (rare). The fixed part is added once both are done.
-  const Positions x = sys_.collision_positions(q);
+  const Positions x = sys_.collision().positions(q);
   VecX contact;
   auto contact_part = [&] {
     contact = contact_gradient(s, x, contacts);

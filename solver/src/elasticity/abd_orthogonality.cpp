@@ -1,7 +1,7 @@
 #include "eipc/elasticity/abd_orthogonality.hpp"
 
 #include "eipc/elasticity/tet_kinematics.hpp"
-#include "eipc/util/psd.hpp"
+#include "eipc/optim/psd.hpp"
 
 namespace eipc {
 

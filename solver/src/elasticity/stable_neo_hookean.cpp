@@ -1,7 +1,7 @@
 #include "eipc/elasticity/stable_neo_hookean.hpp"
 
 #include "eipc/elasticity/tet_kinematics.hpp"
-#include "eipc/util/psd.hpp"
+#include "eipc/optim/psd.hpp"
 
 #include <Eigen/Geometry>
 #include <Eigen/LU>

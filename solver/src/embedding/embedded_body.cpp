@@ -33,17 +33,17 @@ void rebind_to_kept_tets(const TetMesh& emb, const std::vector<int>& kept_tets, 
 }
 
 /// Counts extrapolated vertices and refuses the embedding past kMaxExtrapolation.
-void check_extrapolation(const Body& full, const std::vector<TetLocation>& loc, const std::string& source,
-                         EmbeddingReport& r) {
+void check_extrapolation(const Positions& fine_rest, const std::string& body, const std::vector<TetLocation>& loc,
+                         const std::string& source, EmbeddingReport& r) {
   for (const TetLocation& l : loc)
     if (l.outside_distance > 0) {
       ++r.extrapolated;
       r.max_outside = std::max(r.max_outside, l.outside_distance);
     }
-  const double size = bounding_box_size(full.fine_rest);
+  const double size = bounding_box_size(fine_rest);
   if (r.max_outside > kMaxExtrapolation * size) {
     std::ostringstream msg;
-    msg << source << ": " << r.extrapolated << " vertices of body '" << full.name
+    msg << source << ": " << r.extrapolated << " vertices of body '" << body
         << "' lie outside the embedding mesh, the farthest by " << r.max_outside << " m (limit "
         << kMaxExtrapolation * size << " m = " << kMaxExtrapolation * 100 << "% of the body size)";
     throw InputError(msg.str());
@@ -52,10 +52,10 @@ void check_extrapolation(const Body& full, const std::vector<TetLocation>& loc, 
 
 }  // namespace
 
-Body embed_body(const Body& full, const TetMesh& emb, const std::string& name, const std::string& source,
-                EmbeddingReport* report) {
-  if (full.fine_tets.rows() == 0) throw InputError(source + ": body '" + full.name + "' has no tets to embed");
-  std::vector<TetLocation> loc = locate_points(emb.vertices, emb.tets, full.fine_rest);
+SimulationNodes embed_mesh(const Positions& fine_rest, const Tets& fine_tets, const TetMesh& emb,
+                           const std::string& body, const std::string& source, EmbeddingReport* report) {
+  if (fine_tets.rows() == 0) throw InputError(source + ": body '" + body + "' has no tets to embed");
+  std::vector<TetLocation> loc = locate_points(emb.vertices, emb.tets, fine_rest);
 
   EmbeddingReport r;
   r.vertices = static_cast<int>(loc.size());
@@ -63,12 +63,12 @@ Body embed_body(const Body& full, const TetMesh& emb, const std::string& name, c
   // parts, each located at its own centre (midway between the centroid and a
   // corner). Totals are exact, and an embedding equal to the fine mesh gives
   // every tet exactly its own volume (the points lie strictly inside it).
-  const VecX fine_volumes = tet_signed_volumes(full.fine_rest, full.fine_tets);
-  Positions quarter_points(4 * full.fine_tets.rows(), 3);
-  for (Eigen::Index t = 0; t < full.fine_tets.rows(); ++t) {
+  const VecX fine_volumes = tet_signed_volumes(fine_rest, fine_tets);
+  Positions quarter_points(4 * fine_tets.rows(), 3);
+  for (Eigen::Index t = 0; t < fine_tets.rows(); ++t) {
     Eigen::RowVector3d centroid = Eigen::RowVector3d::Zero();
-    for (int j = 0; j < 4; ++j) centroid += 0.25 * full.fine_rest.row(full.fine_tets(t, j));
-    for (int j = 0; j < 4; ++j) quarter_points.row(4 * t + j) = 0.5 * (centroid + full.fine_rest.row(full.fine_tets(t, j)));
+    for (int j = 0; j < 4; ++j) centroid += 0.25 * fine_rest.row(fine_tets(t, j));
+    for (int j = 0; j < 4; ++j) quarter_points.row(4 * t + j) = 0.5 * (centroid + fine_rest.row(fine_tets(t, j)));
   }
   const std::vector<TetLocation> quarter_loc = locate_points(emb.vertices, emb.tets, quarter_points);
 
@@ -87,7 +87,7 @@ Body embed_body(const Body& full, const TetMesh& emb, const std::string& name, c
   VecX tet_volume = VecX::Zero(emb.tets.rows());
   for (std::size_t k = 0; k < quarter_loc.size(); ++k) {
     const int tet = all_weighted(quarter_loc[k].tet) ? quarter_loc[k].tet
-                                                     : loc[full.fine_tets(static_cast<Eigen::Index>(k / 4), k % 4)].tet;
+                                                     : loc[fine_tets(static_cast<Eigen::Index>(k / 4), k % 4)].tet;
     tet_volume[tet] += 0.25 * fine_volumes[static_cast<Eigen::Index>(k / 4)];
   }
 
@@ -103,16 +103,15 @@ Body embed_body(const Body& full, const TetMesh& emb, const std::string& name, c
     kept_tets.push_back(static_cast<int>(t));
     for (int j = 0; j < 4; ++j)
       if (!weighted[emb.tets(t, j)])
-        throw InputError(source + ": embedding node " + std::to_string(emb.tets(t, j)) + " of body '" + full.name +
+        throw InputError(source + ": embedding node " + std::to_string(emb.tets(t, j)) + " of body '" + body +
                          "' belongs to a tet with fine volume but no fine vertex depends on it (it would have no "
                          "mass); refine the fine mesh or move the node");
   }
-  rebind_to_kept_tets(emb, kept_tets, full.fine_rest, loc);
-  check_extrapolation(full, loc, source, r);
+  rebind_to_kept_tets(emb, kept_tets, fine_rest, loc);
+  check_extrapolation(fine_rest, body, loc, source, r);
 
   // Nodes: the corners of the kept tets (every fine vertex now depends on these only).
-  Body b = full;
-  b.embedding = name;
+  SimulationNodes b;
   std::vector<int> node_index(emb.vertices.rows(), -1);
   for (int t : kept_tets)
     for (int j = 0; j < 4; ++j) node_index[emb.tets(t, j)] = 0;
@@ -139,7 +138,6 @@ Body embed_body(const Body& full, const TetMesh& emb, const std::string& name, c
       b.fine_map.weights(v, j) = loc[v].weights[j];
     }
   }
-  b.prescribed_nodes.clear();
   if (report) *report = r;
   return b;
 }

@@ -1,7 +1,7 @@
 #include "eipc/embedding/point_location.hpp"
 
-#include "eipc/contact/broad_phase_bvh.hpp"
-#include "eipc/contact/point_triangle_distance.hpp"
+#include "eipc/geometry/aabb_tree.hpp"
+#include "eipc/distance/point_triangle.hpp"
 
 #include <Eigen/LU>
 #include <tbb/parallel_for.h>

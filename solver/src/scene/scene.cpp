@@ -6,6 +6,9 @@
 #include "eipc/mesh/transform.hpp"
 #include "eipc/mesh/validate.hpp"
 
+#include <fmt/core.h>
+
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -264,6 +267,10 @@ Scene load_scene(const std::string& path, const SceneOverrides& overrides) {
   if (!in) throw InputError(path + ": cannot open scene file");
   json doc = json::parse(in, nullptr, false);
   if (doc.is_discarded()) throw InputError(path + ": not valid JSON");
+  return scene_from_json(std::move(doc), path, overrides);
+}
+
+Scene scene_from_json(nlohmann::json doc, const std::string& path, const SceneOverrides& overrides) {
   for (const std::string& s : overrides.set) apply_override(doc, s);
   if (overrides.dt) doc["dt"] = *overrides.dt;
   if (overrides.duration) doc["duration"] = *overrides.duration;
@@ -281,6 +288,11 @@ Scene load_scene(const std::string& path, const SceneOverrides& overrides) {
   SimulationParams& p = scene.params;
   p.dt = root.at("dt").positive();
   if (p.dt > scene.duration) root.child("dt").fail("time step larger than the duration");
+  if (!(scene.duration / p.dt <= 1e9))
+    root.child("dt").fail(fmt::format("{} s gives more than 1e9 steps over {} s", p.dt, scene.duration));
+  scene.steps = std::lround(scene.duration / p.dt);
+  if (std::abs(scene.steps * p.dt - scene.duration) > 1e-9 * scene.duration)
+    root.child("duration").fail(fmt::format("{} s is not a whole number of steps of dt = {} s", scene.duration, p.dt));
   p.gravity = root.vec3_or("gravity", p.gravity);
   if (root.has("contact")) {
     const Field c = root.child("contact");
@@ -320,6 +332,7 @@ Scene load_scene(const std::string& path, const SceneOverrides& overrides) {
     root.child("output").require_object();
     scene.output_every = root.child("output").positive_or("every", 0.0);
   }
+  scene.output_stride = scene.output_every > 0 ? std::max(1L, std::lround(scene.output_every / p.dt)) : 1;
 
   const Field bodies = root.at("bodies");
   bodies.require_array();

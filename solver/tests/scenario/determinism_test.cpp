@@ -18,7 +18,7 @@ std::vector<Positions> run_contact_scene(int threads) {
   p.dt = 0.01;
   p.ground_height = 0.0;
   p.contact.friction = 0.5;
-  Simulator sim({a, b}, p);
+  TimeStepper sim({a, b}, p);
   for (int n = 0; n < 25; ++n) sim.step();
   return sim.fine_positions();
 }

@@ -3,7 +3,7 @@
 // full-space body they approximate.
 #include "eipc/embedding/embedded_body.hpp"
 #include "eipc/embedding/lattice_embedding.hpp"
-#include "eipc/mesh/primitives.hpp"
+#include "eipc/testing/box_mesh.hpp"
 #include "scene_builders.hpp"
 
 #include <Eigen/QR>
@@ -30,7 +30,7 @@ SimulationParams ground_params() {
 Positions run(const Body& body, const SimulationParams& p, int steps, Vec3 velocity = Vec3::Zero()) {
   Body b = body;
   b.initial_velocity = velocity;
-  Simulator sim({b}, p);
+  TimeStepper sim({b}, p);
   for (int n = 0; n < steps; ++n) sim.step();
   return sim.fine_positions()[0];
 }
@@ -70,7 +70,7 @@ TEST_CASE("mass and momentum are the same for full and embedded bodies", "[scena
   const Body low = embed_body(full, lattice_embedding(full.fine_rest, 20), "low", "test");
   SimulationParams p;
   p.dt = 0.01;
-  const Simulator a({full}, p), b({low}, p);
+  const TimeStepper a({full}, p), b({low}, p);
   CHECK(a.system().node_mass().sum() == Approx(b.system().node_mass().sum()).epsilon(1e-12));
   CHECK(a.system().node_mass().sum() == Approx(1000 * 0.1 * 0.1 * 0.1).epsilon(1e-12));
   // Centre of mass: M-weighted mean of the nodes equals the fine centre of mass.
@@ -90,7 +90,7 @@ TEST_CASE("stiff affine and embedded bodies rest and slide like the full-space b
   auto slide = [&](const Body& body) {
     SimulationParams p = ground_params();
     p.contact.friction = mu;
-    Simulator sim({body}, p);
+    TimeStepper sim({body}, p);
     for (int n = 0; n < 50; ++n) sim.step();
     const double rest_gap = sim.fine_positions()[0].col(2).minCoeff();
     sim.set_gravity(9.81 * Vec3(std::sin(theta), 0, -std::cos(theta)));

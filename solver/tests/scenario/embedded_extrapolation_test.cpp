@@ -42,7 +42,7 @@ TEST_CASE("an embedded ball with extrapolated vertices dropped and pressed stays
   p.dt = 0.01;
   p.ground_height = 0.0;
   p.contact.friction = 0.5;
-  Simulator sim({ball, plate}, p);
+  TimeStepper sim({ball, plate}, p);
   REQUIRE(test::intersection_free(sim));
   for (int n = 0; n < 80; ++n) {
     const StepStats s = sim.step();

@@ -14,7 +14,7 @@ TEST_CASE("free fall matches backward Euler's closed form to round-off", "[scena
     const Positions rest = cube.fine_rest;
     SimulationParams p;
     p.dt = 0.01;
-    Simulator sim({cube}, p);
+    TimeStepper sim({cube}, p);
     Vec3 v = v0, shift = Vec3::Zero();
     for (int n = 0; n < 30; ++n) {
       const StepStats s = sim.step();

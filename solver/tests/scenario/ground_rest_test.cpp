@@ -12,7 +12,7 @@ TEST_CASE("a dropped cube comes to rest above the ground within dhat", "[scenari
   p.dt = 0.01;
   p.ground_height = 0.0;
   p.contact.friction = 0.5;
-  Simulator sim({cube}, p);
+  TimeStepper sim({cube}, p);
   double min_gap = 1.0;
   for (int n = 0; n < 150; ++n) {
     sim.step();

@@ -13,7 +13,7 @@ TEST_CASE("a cube thrown at another at 10 m/s stays intersection free", "[scenar
   SimulationParams p;
   p.dt = 0.01;
   p.gravity.setZero();
-  Simulator sim({a, b}, p);
+  TimeStepper sim({a, b}, p);
   bool clear = true;
   double min_distance = 1.0;
   for (int n = 0; n < 20 && clear; ++n) {

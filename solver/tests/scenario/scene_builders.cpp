@@ -1,7 +1,7 @@
 #include "scene_builders.hpp"
 
 #include "eipc/certify/simulator_check.hpp"
-#include "eipc/mesh/primitives.hpp"
+#include "eipc/testing/box_mesh.hpp"
 #include "eipc/mesh/surface.hpp"
 
 namespace eipc::test {
@@ -27,10 +27,10 @@ Body make_kinematic_box(const std::string& name, const Vec3& lo, const Vec3& hi,
   return b;
 }
 
-Vec3 body_centroid(const Simulator& sim, int body) {
+Vec3 body_centroid(const TimeStepper& sim, int body) {
   return sim.fine_positions()[body].colwise().mean().transpose();
 }
 
-bool intersection_free(const Simulator& sim) { return certify::check_simulator_state(sim).ok(); }
+bool intersection_free(const TimeStepper& sim) { return certify::check_simulator_state(sim).ok(); }
 
 }  // namespace eipc::test

@@ -1,7 +1,7 @@
 // Small scenes built in code for the simulation tests.
 #pragma once
 
-#include "eipc/dynamics/simulator.hpp"
+#include "eipc/dynamics/time_stepper.hpp"
 
 #include <vector>
 
@@ -14,8 +14,8 @@ Body make_kinematic_box(const std::string& name, const Vec3& lo, const Vec3& hi,
 Material material(ElasticModel model, double youngs, double poisson, double density);
 
 /// Centre of mass (mean of full-resolution vertices, uniform for a regular box) of a body.
-Vec3 body_centroid(const Simulator& sim, int body);
+Vec3 body_centroid(const TimeStepper& sim, int body);
 /// Exact (CGAL) check that the current configuration is intersection free.
-bool intersection_free(const Simulator& sim);
+bool intersection_free(const TimeStepper& sim);
 
 }  // namespace eipc::test

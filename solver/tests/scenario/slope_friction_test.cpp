@@ -26,7 +26,7 @@ SlopeRun slide(double mu, double duration, double dt) {
   p.dt = dt;
   p.ground_height = 0.0;
   p.contact.friction = mu;
-  Simulator sim({block}, p);
+  TimeStepper sim({block}, p);
   for (int n = 0; n < 50; ++n) sim.step();
   const int ramp = static_cast<int>(std::lround(0.5 / dt));
   for (int n = 1; n <= ramp; ++n) {

@@ -18,7 +18,7 @@ TEST_CASE("a soft cube squeezed to 40% between kinematic plates stays intersecti
   p.dt = 0.01;
   p.gravity.setZero();
   p.contact.friction = 0.2;
-  Simulator sim({cube, bottom, top}, p);
+  TimeStepper sim({cube, bottom, top}, p);
   bool all_clear = true;
   for (int n = 0; n < 120; ++n) {
     sim.step();

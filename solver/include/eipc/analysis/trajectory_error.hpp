@@ -1,10 +1,10 @@
-// Time-averaged trajectory error E(h) of a run against a fine-step reference (DESIGN §7):
+// Time-averaged trajectory error E(h) of a run against a fine-step reference (docs/design.md §7):
 //   E(h) = sqrt( 1/F * sum_f 1/N_v * sum_v ||x_run(t_f) - x_ref(t_f)||^2 )
 // over the run's stored frames f with step index >= 1 (frame 0, the common initial state,
 // is left out), each matched to the reference frame with step index
 // run_step * dt_run / dt_ref (an exact integer ratio); N_v is the total vertex count of
-// the compared bodies. If the run stores every step, F = floor(T/h) and this is DESIGN
-// §7's definition; if it stores every k-th step, the sum runs over those frames.
+// the compared bodies. If the run stores every step, F = floor(T/h) and this is
+// docs/design.md §7's definition; if it stores every k-th step, the sum runs over those frames.
 // See docs/error-metric.md.
 #pragma once
 

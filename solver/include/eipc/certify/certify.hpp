@@ -21,7 +21,7 @@ struct CertifyOptions {
   bool no_ground = false;               ///< ignore any ground plane
   int max_examples = 10;                ///< offending pairs kept per frame / motion
   int threads = 0;                      ///< TBB threads (0 = all); results do not depend on it
-  SweepOptions sweep;                   ///< budget of the continuous test
+  MotionTestOptions motion;                   ///< budget of the continuous test
 };
 
 struct FrameReport {

@@ -1,6 +1,6 @@
 // Closest points between primitives in plain double precision. The
 // certifier uses them only to *choose* a separating direction; the proof of
-// separation is done afterwards with interval arithmetic (sweep.hpp).
+// separation is done afterwards with interval arithmetic (straight_motion.hpp).
 #pragma once
 
 #include "eipc/common.hpp"

@@ -3,14 +3,14 @@
 // x(t) = x_from + t (x_to - x_from), t in [0, 1].
 //
 // Broad phase: closed boxes of each triangle swept over both frames. Triangle
-// pairs sharing no vertex are first tried as wholes (triangle_triangle_sweep);
+// pairs sharing no vertex are first tried as wholes (triangle_triangle_motion_test);
 // otherwise their point-triangle and edge-edge pairs (minus the ones incident
 // through a shared vertex) are swept one by one. Ground: a vertex moving on a
 // line stays above z = h iff both ends are above it (exact).
 #pragma once
 
 #include "eipc/certify/frame_check.hpp"
-#include "eipc/certify/sweep.hpp"
+#include "eipc/certify/straight_motion.hpp"
 
 #include <array>
 #include <optional>
@@ -23,7 +23,7 @@ enum class MotionPrimitive { point_triangle, edge_edge, point_ground };
 /// A primitive pair the check could not certify. Vertex indices are local to their body.
 struct MotionPair {
   MotionPrimitive kind = MotionPrimitive::point_triangle;
-  SweepResult result = SweepResult::inconclusive;
+  MotionVerdict result = MotionVerdict::inconclusive;
   int body_a = -1;
   std::array<int, 2> a{-1, -1};      ///< point: {v, -1}; edge: {v0, v1}
   int body_b = -1;                   ///< -1 for the ground
@@ -43,7 +43,7 @@ struct MotionCheck {
 
 /// `from` and `to` must hold the same bodies with the same faces and vertex counts.
 MotionCheck check_motion(const std::vector<BodyState>& from, const std::vector<BodyState>& to,
-                         std::optional<double> ground_height, const SweepOptions& options = {},
+                         std::optional<double> ground_height, const MotionTestOptions& options = {},
                          int max_examples = 10);
 
 }  // namespace eipc::certify

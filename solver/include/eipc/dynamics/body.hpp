@@ -6,27 +6,16 @@
 #include "eipc/common.hpp"
 #include "eipc/dynamics/motion.hpp"
 #include "eipc/elasticity/material.hpp"
+#include "eipc/embedding/embedded_body.hpp"
 
 #include <string>
 #include <vector>
 
 namespace eipc {
 
-/// Barycentric map from simulation nodes to full-resolution vertices: vertex v
-/// sits at sum_j weights(v, j) * q[nodes(v, j)]. Unused slots have weight 0.
-struct NodeMap {
-  Eigen::Matrix<int, Eigen::Dynamic, 4, Eigen::RowMajor> nodes;
-  Eigen::Matrix<double, Eigen::Dynamic, 4, Eigen::RowMajor> weights;
-
-  static NodeMap identity(int n);
-  int size() const { return static_cast<int>(nodes.rows()); }
-  Positions apply(const Positions& q) const;
-  /// Largest |x_v| over the vertices, x = the map applied to the nodes of q
-  /// from row first_node on (no copy of either).
-  double max_norm(const Positions& q, int first_node) const;
-};
-
-struct Body {
+/// The simulation nodes (its base: the DOFs, the elastic tets on them and
+/// the map x = J q of its full-resolution mesh) and everything physical.
+struct Body : SimulationNodes {
   std::string name;
   bool kinematic = false;        ///< every node follows `motion` (no elasticity)
   Material material;             ///< unused for kinematic bodies
@@ -37,21 +26,19 @@ struct Body {
   Tets fine_tets;                ///< empty for surface-only bodies
   Tris surface;                  ///< outward surface triangles of the fine mesh
 
-  // Simulation nodes and elements.
-  Positions node_rest;           ///< rest positions of the DOF nodes
-  Tets elements;                 ///< elastic tets on the nodes
-  VecX element_volumes;          ///< fine-mesh volume represented by each element
-  NodeMap fine_map;              ///< fine vertex -> nodes
-  Eigen::VectorXi fine_element;  ///< embedded bodies: the element holding each fine vertex (empty if full)
-  std::string embedding = "full";
+  std::string embedding = "full";  ///< which SimulationNodes: "full", "affine" or a named embedding
 
   Vec3 initial_velocity = Vec3::Zero();
   std::vector<int> prescribed_nodes;  ///< nodes following `motion` (all nodes if kinematic)
   Motion motion;
   Vec3 pivot = Vec3::Zero();     ///< rest centroid: rotations of `motion` are about it
 
-  int num_nodes() const { return static_cast<int>(node_rest.rows()); }
 };
+
+/// `full` with the simulation nodes of an embedding mesh (embed_mesh): named
+/// `name`, with no prescribed nodes (they are selected among the new nodes).
+Body embed_body(const Body& full, const TetMesh& embedding, const std::string& name, const std::string& source,
+                EmbeddingReport* report = nullptr);
 
 /// A full-space body: nodes = fine vertices, elements = fine tets with their own volumes.
 Body make_full_space_body(std::string name, Positions rest, Tets tets, Tris surface, Material material);

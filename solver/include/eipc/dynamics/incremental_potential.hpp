@@ -1,14 +1,14 @@
 // The barrier-augmented incremental potential of one backward-Euler step in
-// reduced coordinates q (DESIGN §3):
+// reduced coordinates q (docs/design.md §3):
 //   E(q) = 1/2 (q - q~)^T M^q (q - q~) + h^2 (Phi(q) - f^q . q)
 //        + h^2 kappa sum_k b(d_k(Jq)) + h^2 sum_k D_k(Jq, x^n)
 //        + 1/2 (q - q^n)^T (beta h K^n) (q - q^n)             (Rayleigh damping)
 //        + sum_i w_i (k/2 |q_i - q^_i|^2 - lambda_i . (q_i - q^_i))  (augmented Lagrangian)
 #pragma once
 
-#include "eipc/contact/contact_set.hpp"
-#include "eipc/contact/friction_set.hpp"
-#include "eipc/dynamics/contact_pullback.hpp"
+#include "eipc/collisions/contact_set.hpp"
+#include "eipc/friction/friction_set.hpp"
+#include "eipc/embedding/contact_pullback.hpp"
 #include "eipc/dynamics/dof_system.hpp"
 #include "eipc/dynamics/growing_pattern.hpp"
 #include "eipc/dynamics/hessian_pattern.hpp"
@@ -27,8 +27,10 @@ struct PrescribedTarget {
   double weight;  ///< node mass (or a typical mass for massless nodes)
 };
 
-/// Everything that is fixed during one time step.
-struct StepState {
+/// What the solves of one time step share: the start state, the inertial
+/// prediction, the lagged friction, and (when prescribed nodes are pulled by
+/// the augmented Lagrangian) their targets and penalty.
+struct StepContext {
   Positions q_prev;                  ///< q^n
   Positions q_tilde;                 ///< q^n + h qdot^n
   Positions x_prev;                  ///< collision vertices at t^n
@@ -48,18 +50,18 @@ public:
   /// Contact pairs closer than dhat at q among the candidates.
   ContactSet contacts(const Positions& q, const Candidates& candidates) const;
 
-  double energy(const StepState& s, const Positions& q, const ContactSet& contacts) const;
+  double energy(const StepContext& s, const Positions& q, const ContactSet& contacts) const;
   /// Phi of each elastic body at q (elastic_bodies() order): energy()'s elastic
   /// part, which does not depend on the contacts, so it can be computed beside them.
   std::vector<double> elastic_energies(const Positions& q) const;
   /// energy() with the elastic part given (elastic_energies(q)); the same value bit for bit.
-  double energy(const StepState& s, const Positions& q, const ContactSet& contacts,
+  double energy(const StepContext& s, const Positions& q, const ContactSet& contacts,
                 const std::vector<double>& elastic) const;
-  VecX gradient(const StepState& s, const Positions& q, const ContactSet& contacts) const;
+  VecX gradient(const StepContext& s, const Positions& q, const ContactSet& contacts) const;
   /// With `project`, per-element and per-contact blocks are projected to PSD (projected Newton).
-  SparseMatrix hessian(const StepState& s, const Positions& q, const ContactSet& contacts, bool project = true) const;
+  SparseMatrix hessian(const StepContext& s, const Positions& q, const ContactSet& contacts, bool project = true) const;
   /// gradient() and hessian() together (one constitutive evaluation per element).
-  void gradient_and_hessian(const StepState& s, const Positions& q, const ContactSet& contacts, bool project,
+  void gradient_and_hessian(const StepContext& s, const Positions& q, const ContactSet& contacts, bool project,
                             VecX& gradient, SparseMatrix& hessian) const;
 
   /// beta h K(q) summed over damped bodies (K the projected elastic Hessian), on
@@ -71,9 +73,9 @@ public:
 
 private:
   /// J^T (kappa grad B(x) + grad D(x)): the contact part of the gradient, before the h^2 scale.
-  VecX contact_gradient(const StepState& s, const Positions& x, const ContactSet& contacts) const;
+  VecX contact_gradient(const StepContext& s, const Positions& x, const ContactSet& contacts) const;
   /// The gradient from its elastic part dPhi/dq and contact_gradient().
-  VecX gradient_from_parts(const StepState& s, const Positions& q, const VecX& elastic, const VecX& contact) const;
+  VecX gradient_from_parts(const StepContext& s, const Positions& q, const VecX& elastic, const VecX& contact) const;
   /// Adds scale * (each tet's Hessian in local_h_[i]) of elastic body i into values on the fixed pattern.
   void scatter_elements(std::size_t i, double scale, double* values) const;
 

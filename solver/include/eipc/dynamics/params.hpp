@@ -1,4 +1,4 @@
-// Numerical parameters of a simulation (DESIGN §3, §4).
+// Numerical parameters of a simulation (docs/design.md §3, §4).
 #pragma once
 
 #include "eipc/common.hpp"
@@ -23,7 +23,7 @@ struct SolverParams {
   int max_al_rounds = 30;      ///< augmented-Lagrangian rounds for blocked prescribed motion
   /// true: Newton tries the exact Hessian first and projects per element and
   /// per contact (projected Newton) only when the exact one is not positive
-  /// definite; false: always projected (DESIGN §3).
+  /// definite; false: always projected (docs/design.md §3).
   bool exact_hessian_first = true;
 };
 

@@ -25,9 +25,6 @@ RotationVariantSvd rotation_variant_svd(const Mat3& F);
 /// nearby matrix. The result may differ from the cold start in the last bits.
 RotationVariantSvd rotation_variant_svd(const Mat3& F, const Mat3& V_guess);
 
-/// Same contract through Eigen's two-sided JacobiSVD (several times slower):
-/// an independent reference for tests and benchmarks.
-RotationVariantSvd rotation_variant_svd_reference(const Mat3& F);
 
 /// The SVD of the last F seen, reused when the same F (bit for bit) comes again:
 /// Newton evaluates the energy at a trial point and then the derivatives there.

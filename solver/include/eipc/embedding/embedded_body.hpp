@@ -3,7 +3,7 @@
 // coarse tet it lies in through fixed barycentric weights (x = J q).
 #pragma once
 
-#include "eipc/dynamics/body.hpp"
+#include "eipc/embedding/node_map.hpp"
 #include "eipc/mesh/tet_mesh.hpp"
 
 namespace eipc {
@@ -20,14 +20,28 @@ struct EmbeddingReport {
 /// Largest allowed outside distance, relative to the body's bounding-box diagonal.
 constexpr double kMaxExtrapolation = 0.05;
 
-/// Replaces a full-space body's nodes and elements by an embedding mesh (same
-/// frame as the body's rest vertices). Each coarse tet gets the fine volume of
+/// A body's degrees of freedom: simulation nodes, the elastic tets on them, and
+/// how its full-resolution vertices follow them (for a full-space body the nodes
+/// are the vertices and the elements its tets).
+struct SimulationNodes {
+  Positions node_rest;           ///< rest positions of the DOF nodes
+  Tets elements;                 ///< elastic tets on the nodes
+  VecX element_volumes;          ///< fine-mesh volume represented by each element
+  NodeMap fine_map;              ///< fine vertex -> nodes
+  Eigen::VectorXi fine_element;  ///< embedded bodies: the element holding each fine vertex (empty if full)
+
+  int num_nodes() const { return static_cast<int>(node_rest.rows()); }
+};
+
+/// The simulation nodes of a body's full-resolution tet mesh (fine_rest,
+/// fine_tets) embedded in an embedding mesh (same frame as the rest vertices). Each coarse tet gets the fine volume of
 /// the fine tets inside it (each fine tet counted in four quarters; a quarter in a
 /// tet with a massless node goes to its corner vertex's tet), so mass and
 /// volume totals are exact. Throws InputError (naming `source`) when a vertex
-/// is farther outside than kMaxExtrapolation, or the embedding is unusable.
-Body embed_body(const Body& full, const TetMesh& embedding, const std::string& name, const std::string& source,
-                EmbeddingReport* report = nullptr);
+/// is farther outside than kMaxExtrapolation, or the embedding is unusable;
+/// `body` names the body in messages.
+SimulationNodes embed_mesh(const Positions& fine_rest, const Tets& fine_tets, const TetMesh& embedding,
+                           const std::string& body, const std::string& source, EmbeddingReport* report = nullptr);
 
 /// One regular tetrahedron enclosing the body's vertices: the affine embedding.
 TetMesh enclosing_tet(const Positions& x);

@@ -1,8 +1,9 @@
-// In-memory form of a trajectory file (DESIGN §5). The HDF5 writer/reader
+// In-memory form of a trajectory file (docs/trajectory-format.md). The HDF5 writer/reader
 // (io/trajectory_file.hpp) and the certifier work on these types.
 #pragma once
 
 #include "eipc/common.hpp"
+#include "eipc/dynamics/step_stats.hpp"
 
 #include <optional>
 #include <string>
@@ -39,26 +40,6 @@ struct TrajectoryHeader {
   std::string code_version;
   int threads = 1;
   std::vector<TrajectoryBody> bodies;
-};
-
-/// Statistics of the step that produced a frame (zeros for frame 0).
-struct StepStats {
-  int newton_iterations = 0;  ///< Newton directions (full Newton or chord steps)
-  int line_search_steps = 0;
-  double wall_seconds = 0.0;
-  double min_distance = 0.0;  ///< smallest contact distance seen in the step (inf if none)
-  int active_pairs = 0;       ///< contact pairs with d < dhat at the end of the step
-  int factorizations = 0;     ///< Hessian assemblies and factorisations (run summary only; not stored)
-};
-
-/// Contact forces on body a from body b, summed over their contact pairs (newtons).
-/// Ground contacts use b = -1.
-struct BodyPairForce {
-  int body_a = 0;
-  int body_b = 0;
-  Vec3 normal = Vec3::Zero();
-  Vec3 friction = Vec3::Zero();
-  int pairs = 0;
 };
 
 struct Frame {

@@ -1,4 +1,4 @@
-// Trajectory files: HDF5 writer, reader and XDMF sidecar (DESIGN §5).
+// Trajectory files: HDF5 writer, reader and XDMF sidecar (docs/design.md §5).
 // The schema is documented in docs/trajectory-format.md.
 // Debian's HDF5 is the serial, non-thread-safe build: call the writer and reader from
 // one thread at a time (simulation threads hand finished frames to one writer).

@@ -1,4 +1,4 @@
-// HDF5 trajectory reader with per-frame access (DESIGN §5, docs/trajectory-format.md).
+// HDF5 trajectory reader with per-frame access (docs/design.md §5, docs/trajectory-format.md).
 // Opening validates the whole layout (format, version, status, every dataset's
 // presence, shape and index ranges); any problem is an eipc::InputError naming the file
 // and the dataset or attribute. Frames are read on demand, so big files are never

@@ -1,4 +1,4 @@
-// Names fixed by the trajectory file format (DESIGN §5, docs/trajectory-format.md).
+// Names fixed by the trajectory file format (docs/design.md §5, docs/trajectory-format.md).
 // Shared by the HDF5 writer/reader and the XDMF sidecar; no HDF5 dependency.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Streaming HDF5 trajectory writer (DESIGN §5, schema in docs/trajectory-format.md).
+// Streaming HDF5 trajectory writer (docs/design.md §5, schema in docs/trajectory-format.md).
 //
 // Life cycle of the files on disk:
 //   constructor   creates "<path>.partial" with the header; nothing at <path> yet

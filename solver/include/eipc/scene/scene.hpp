@@ -1,4 +1,4 @@
-// Scene files (DESIGN §4): JSON, `format: "eipc-scene", version: 1`.
+// Scene files (docs/scene-format.md): JSON, `format: "eipc-scene", version: 1`.
 #pragma once
 
 #include "eipc/dynamics/body.hpp"
@@ -24,7 +24,9 @@ struct Scene {
   std::string name;
   nlohmann::json json;       ///< the scene as run (overrides applied)
   double duration = 1.0;
+  long steps = 1;            ///< duration / dt (checked to be a whole number of steps)
   double output_every = 0.0; ///< store a frame every this many seconds (0: every step)
+  long output_stride = 1;    ///< store a frame every this many steps (and the last step)
   SimulationParams params;
   std::vector<Body> bodies;
   std::vector<EmbeddingReport> embedding_reports;  ///< per body (all zero for full-space bodies)
@@ -32,6 +34,9 @@ struct Scene {
 
 /// Loads and validates a scene; every problem is an InputError naming the file and field.
 Scene load_scene(const std::string& path, const SceneOverrides& overrides = {});
+/// The same for a scene document in memory: `path` names it in messages and its
+/// folder is where relative mesh paths start.
+Scene scene_from_json(nlohmann::json doc, const std::string& path, const SceneOverrides& overrides = {});
 
 /// Applies one "key.path=value" override to a JSON document (value parsed as JSON, else a string).
 void apply_override(nlohmann::json& doc, const std::string& assignment);

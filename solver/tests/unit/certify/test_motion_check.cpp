@@ -2,7 +2,7 @@
 
 #include "eipc/certify/exact_tests.hpp"
 #include "eipc/certify/motion_check.hpp"
-#include "eipc/certify/sweep.hpp"
+#include "eipc/certify/straight_motion.hpp"
 #include "eipc/util/parallel.hpp"
 
 #include <Eigen/Geometry>
@@ -22,51 +22,51 @@ std::vector<BodyState> states(const std::vector<Surface>& s) {
 }
 }  // namespace
 
-TEST_CASE("point-triangle sweep", "[certify][ccd]") {
+TEST_CASE("point-triangle motion test", "[certify][ccd]") {
   const Vec3 a(0, 0, 0), b(1, 0, 0), c(0, 1, 0);
   SECTION("a point passing through the face collides") {
-    CHECK(point_triangle_sweep({Vec3(0.2, 0.2, 1), a, b, c}, {Vec3(0.2, 0.2, -1), a, b, c}) ==
-          SweepResult::collision);
+    CHECK(point_triangle_motion_test({Vec3(0.2, 0.2, 1), a, b, c}, {Vec3(0.2, 0.2, -1), a, b, c}) ==
+          MotionVerdict::collision);
   }
   SECTION("a point passing beside the triangle is separated") {
-    CHECK(point_triangle_sweep({Vec3(0.6, 0.6, 1), a, b, c}, {Vec3(0.6, 0.6, -1), a, b, c}) ==
-          SweepResult::separated);
+    CHECK(point_triangle_motion_test({Vec3(0.6, 0.6, 1), a, b, c}, {Vec3(0.6, 0.6, -1), a, b, c}) ==
+          MotionVerdict::separated);
   }
   SECTION("grazing 1e-9 above the face, sliding along it") {
-    CHECK(point_triangle_sweep({Vec3(-1, 0.2, 1e-9), a, b, c}, {Vec3(2, 0.2, 1e-9), a, b, c}) ==
-          SweepResult::separated);
+    CHECK(point_triangle_motion_test({Vec3(-1, 0.2, 1e-9), a, b, c}, {Vec3(2, 0.2, 1e-9), a, b, c}) ==
+          MotionVerdict::separated);
   }
   SECTION("sliding exactly in the face plane through the triangle is never certified") {
-    CHECK(point_triangle_sweep({Vec3(-1, 0.2, 0), a, b, c}, {Vec3(2, 0.2, 0), a, b, c}) !=
-          SweepResult::separated);
+    CHECK(point_triangle_motion_test({Vec3(-1, 0.2, 0), a, b, c}, {Vec3(2, 0.2, 0), a, b, c}) !=
+          MotionVerdict::separated);
   }
   SECTION("the triangle moving onto a static point is never certified") {
     const Vec3 d(0, 0, 2);
-    CHECK(point_triangle_sweep({Vec3(0.3, 0.3, 1), a, b, c}, {Vec3(0.3, 0.3, 1), a + d, b + d, c + d}) !=
-          SweepResult::separated);
+    CHECK(point_triangle_motion_test({Vec3(0.3, 0.3, 1), a, b, c}, {Vec3(0.3, 0.3, 1), a + d, b + d, c + d}) !=
+          MotionVerdict::separated);
   }
 }
 
-TEST_CASE("edge-edge sweep", "[certify][ccd]") {
+TEST_CASE("edge-edge motion test", "[certify][ccd]") {
   SECTION("crossing edges are never certified") {
-    CHECK(edge_edge_sweep({Vec3(-1, 0, 1), Vec3(1, 0, 1), Vec3(0, -1, 0), Vec3(0, 1, 0)},
-                          {Vec3(-1, 0, -1), Vec3(1, 0, -1), Vec3(0, -1, 0), Vec3(0, 1, 0)}) != SweepResult::separated);
+    CHECK(edge_edge_motion_test({Vec3(-1, 0, 1), Vec3(1, 0, 1), Vec3(0, -1, 0), Vec3(0, 1, 0)},
+                          {Vec3(-1, 0, -1), Vec3(1, 0, -1), Vec3(0, -1, 0), Vec3(0, 1, 0)}) != MotionVerdict::separated);
   }
   SECTION("parallel coplanar edges of a flat grid stay separated") {
     const std::array<Vec3, 4> x{Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0), Vec3(1, 1, 0)};
-    CHECK(edge_edge_sweep(x, x) == SweepResult::separated);
+    CHECK(edge_edge_motion_test(x, x) == MotionVerdict::separated);
   }
   SECTION("edges passing 1e-9 apart") {
-    CHECK(edge_edge_sweep({Vec3(-1, 0, 1), Vec3(1, 0, 1), Vec3(0, -1, 1e-9), Vec3(0, 1, 1e-9)},
+    CHECK(edge_edge_motion_test({Vec3(-1, 0, 1), Vec3(1, 0, 1), Vec3(0, -1, 1e-9), Vec3(0, 1, 1e-9)},
                           {Vec3(-1, 0, 1e-9 + 1e-9), Vec3(1, 0, 2e-9), Vec3(0, -1, 0), Vec3(0, 1, 0)}) ==
-          SweepResult::separated);
+          MotionVerdict::separated);
   }
 }
 
-TEST_CASE("sweeps never certify a pair seen crossing by dense sampling", "[certify][ccd]") {
+TEST_CASE("motion tests never certify a pair seen crossing by dense sampling", "[certify][ccd]") {
   // Random motions; a crossing is established (in double, with margins) when the
   // coplanarity volume changes sign between two samples while the primitives
-  // overlap clearly in the plane. The sweep must never call those `separated`.
+  // overlap clearly in the plane. The motion test must never call those `separated`.
   std::mt19937 rng(11);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   int crossings = 0, certified = 0;
@@ -99,11 +99,11 @@ TEST_CASE("sweeps never certify a pair seen crossing by dense sampling", "[certi
       pt_hit = pt_hit || (pt_volume(t0) * pt_volume(t1) < 0 && pt_inside(t0) && pt_inside(t1));
       ee_hit = ee_hit || (ee_volume(t0) * ee_volume(t1) < 0 && ee_cross(t0) && ee_cross(t1));
     }
-    const SweepResult pt = point_triangle_sweep(x0, x1), ee = edge_edge_sweep(x0, x1);
+    const MotionVerdict pt = point_triangle_motion_test(x0, x1), ee = edge_edge_motion_test(x0, x1);
     crossings += pt_hit + ee_hit;
-    certified += (pt == SweepResult::separated) + (ee == SweepResult::separated);
-    if (pt_hit) CHECK(pt == SweepResult::collision);
-    if (ee_hit) CHECK(ee != SweepResult::separated);
+    certified += (pt == MotionVerdict::separated) + (ee == MotionVerdict::separated);
+    if (pt_hit) CHECK(pt == MotionVerdict::collision);
+    if (ee_hit) CHECK(ee != MotionVerdict::separated);
   }
   CHECK(crossings > 20);
   CHECK(certified > 100);  // and it is not trivially refusing everything

@@ -2,7 +2,7 @@
 // two-cube scene.
 #pragma once
 
-#include "eipc/mesh/primitives.hpp"
+#include "eipc/testing/box_mesh.hpp"
 #include "eipc/mesh/write_mesh.hpp"
 
 #include <catch2/catch.hpp>

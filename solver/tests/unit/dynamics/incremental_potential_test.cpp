@@ -2,12 +2,12 @@
 // inertia, elasticity, gravity, barrier (point-triangle, edge-edge, ground),
 // friction, Rayleigh damping and the augmented-Lagrangian term, through x = J q
 // for a full-space and an embedded body.
-#include "eipc/contact/broad_phase.hpp"
-#include "eipc/contact/contact_set.hpp"
+#include "eipc/broad_phase/broad_phase.hpp"
+#include "eipc/collisions/contact_set.hpp"
 #include "eipc/dynamics/incremental_potential.hpp"
 #include "eipc/embedding/embedded_body.hpp"
 #include "eipc/embedding/lattice_embedding.hpp"
-#include "eipc/mesh/primitives.hpp"
+#include "eipc/testing/box_mesh.hpp"
 #include "eipc/mesh/surface.hpp"
 
 #include <Eigen/Eigenvalues>
@@ -36,16 +36,16 @@ TEST_CASE("the incremental potential's gradient and Hessian match finite differe
   std::mt19937 rng(3);
   std::uniform_real_distribution<double> u(-1, 1);
   const Positions q0 = sys.rest_nodes();
-  StepState s;
+  StepContext s;
   s.q_prev = q0;
   s.q_tilde = q0;
   for (Eigen::Index i = 0; i < q0.rows(); ++i) s.q_tilde.row(i) += 1e-3 * Eigen::RowVector3d(u(rng), u(rng), u(rng));
-  s.x_prev = sys.collision_positions(q0);
+  s.x_prev = sys.collision().positions(q0);
   s.external_force = sys.gravity_force(p.gravity);
-  const Candidates c0 = find_candidates(sys.collision_mesh(), s.x_prev, s.x_prev, p.contact.dhat);
+  const Candidates c0 = find_candidates(sys.collision().mesh(), s.x_prev, s.x_prev, p.contact.dhat);
   const ContactSet contacts0 = ip.contacts(q0, c0);
   REQUIRE(contacts0.size() > 10);
-  s.friction = build_friction_set(sys.collision_mesh(), s.x_prev, contacts0, p.contact.dhat, p.contact.kappa,
+  s.friction = build_friction_set(sys.collision().mesh(), s.x_prev, contacts0, p.contact.dhat, p.contact.kappa,
                                   p.contact.friction, p.contact.epsv, p.dt);
   s.damping = ip.damping_matrix(q0);
   s.targets.push_back({0, Vec3(0.001, 0, 0.0005), Vec3(0.1, -0.2, 0.3), 0.05});
@@ -54,7 +54,7 @@ TEST_CASE("the incremental potential's gradient and Hessian match finite differe
   // A configuration near q0 (sliding a little, still in contact, no type changes under tiny steps).
   Positions q = q0;
   for (Eigen::Index i = 0; i < q.rows(); ++i) q.row(i) += 5e-5 * Eigen::RowVector3d(u(rng), u(rng), 0.2 * u(rng));
-  const Candidates c = find_candidates(sys.collision_mesh(), sys.collision_positions(q), sys.collision_positions(q), p.contact.dhat);
+  const Candidates c = find_candidates(sys.collision().mesh(), sys.collision().positions(q), sys.collision().positions(q), p.contact.dhat);
   const ContactSet contacts = ip.contacts(q, c);
   const VecX g = ip.gradient(s, q, contacts);
   const Eigen::MatrixXd H = Eigen::MatrixXd(ip.hessian(s, q, contacts, false));

@@ -1,8 +1,8 @@
 // Newton's matrix choice (solver.exact_hessian_first): the exact Hessian when it
-// is positive definite, or always the per-element projection (DESIGN §3's
+// is positive definite, or always the per-element projection (docs/design.md §3's
 // projected Newton), must reach the same states; only the path differs.
-#include "eipc/dynamics/simulator.hpp"
-#include "eipc/mesh/primitives.hpp"
+#include "eipc/dynamics/time_stepper.hpp"
+#include "eipc/testing/box_mesh.hpp"
 #include "eipc/mesh/surface.hpp"
 
 #include <catch2/catch.hpp>
@@ -27,7 +27,7 @@ Positions run(bool exact_hessian_first, int& factorizations) {
   p.ground_height = 0.0;
   p.contact.friction = 0.5;
   p.solver.exact_hessian_first = exact_hessian_first;
-  Simulator sim({box("lower", Vec3(0, 0, 0.0005), Vec3(0.1, 0.1, 0.0505), Vec3::Zero()),
+  TimeStepper sim({box("lower", Vec3(0, 0, 0.0005), Vec3(0.1, 0.1, 0.0505), Vec3::Zero()),
                  box("upper", Vec3(0.02, 0.03, 0.052), Vec3(0.08, 0.09, 0.1), Vec3(0.3, 0, -2))},
                 p);
   factorizations = 0;

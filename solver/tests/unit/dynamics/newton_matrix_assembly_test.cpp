@@ -2,13 +2,14 @@
 // pattern, damping added value by value) against an independent triplet
 // assembly: M + h^2 K + beta h K(q^n) + AL diagonal + h^2 J^T (kappa H_b + H_f) J,
 // with friction contacts on the same vertices as barrier contacts or not.
-#include "eipc/contact/barrier_potential.hpp"
-#include "eipc/contact/broad_phase.hpp"
-#include "eipc/contact/friction_potential.hpp"
+#include "eipc/testing/triplet_hessians.hpp"
+#include "eipc/barrier/barrier_potential.hpp"
+#include "eipc/broad_phase/broad_phase.hpp"
+#include "eipc/friction/friction_potential.hpp"
 #include "eipc/dynamics/incremental_potential.hpp"
 #include "eipc/embedding/embedded_body.hpp"
 #include "eipc/embedding/lattice_embedding.hpp"
-#include "eipc/mesh/primitives.hpp"
+#include "eipc/testing/box_mesh.hpp"
 #include "eipc/mesh/surface.hpp"
 
 #include <catch2/catch.hpp>
@@ -64,7 +65,7 @@ Eigen::MatrixXd reference_damping(const DofSystem& sys, const Positions& q, doub
   return Eigen::MatrixXd(D);
 }
 
-Eigen::MatrixXd reference_hessian(const Scene& sc, const StepState& s, const Positions& q, const ContactSet& contacts) {
+Eigen::MatrixXd reference_hessian(const Scene& sc, const StepContext& s, const Positions& q, const ContactSet& contacts) {
   const DofSystem& sys = sc.sys;
   const double h = sc.params.dt;
   const int n = sys.num_dofs();
@@ -76,15 +77,15 @@ Eigen::MatrixXd reference_hessian(const Scene& sc, const StepState& s, const Pos
   for_each_stiffness_entry(sys, q, [&](int, const Eigen::Triplet<double>& e) { H(e.row(), e.col()) += h * h * e.value(); });
   H += Eigen::MatrixXd(s.damping);
   for (const PrescribedTarget& t : s.targets) H.block<3, 3>(3 * t.node, 3 * t.node).diagonal().array() += t.weight * s.al_stiffness;
-  const Positions x = sys.collision_positions(q);
-  const int nx = 3 * sys.collision_mesh().num_vertices();
-  Triplets c = barrier_potential_hessian(sys.collision_mesh(), x, contacts, sc.params.contact.dhat, true);
+  const Positions x = sys.collision().positions(q);
+  const int nx = 3 * sys.collision().mesh().num_vertices();
+  Triplets c = barrier_potential_hessian(sys.collision().mesh(), x, contacts, sc.params.contact.dhat, true);
   for (auto& e : c) e = {e.row(), e.col(), sc.params.contact.kappa * e.value()};
   const Triplets f = friction_potential_hessian(x, s.x_prev, *s.friction, true);
   c.insert(c.end(), f.begin(), f.end());
   SparseMatrix Hx(nx, nx);
   Hx.setFromTriplets(c.begin(), c.end());
-  const SparseMatrix& J = sys.collision_jacobian();
+  const SparseMatrix& J = sys.collision().jacobian();
   H += h * h * Eigen::MatrixXd(SparseMatrix(J.transpose() * Hx * J));
   return H;
 }
@@ -106,17 +107,17 @@ TEST_CASE("the in-place Newton matrix equals a triplet assembly as its contact p
   std::mt19937 rng(5);
   std::uniform_real_distribution<double> u(-1, 1);
   const Positions q0 = sys.rest_nodes();
-  StepState s;
+  StepContext s;
   s.q_prev = s.q_tilde = q0;
-  s.x_prev = sys.collision_positions(q0);
+  s.x_prev = sys.collision().positions(q0);
   s.external_force = sys.gravity_force(sc.params.gravity);
   const ContactSet all =
-      ip.contacts(q0, find_candidates(sys.collision_mesh(), s.x_prev, s.x_prev, sc.params.contact.dhat));
+      ip.contacts(q0, find_candidates(sys.collision().mesh(), s.x_prev, s.x_prev, sc.params.contact.dhat));
   const ContactSet ground = only_ground(all);
   REQUIRE(ground.size() > 0);
   REQUIRE(all.size() > ground.size() + 10);
   // Friction on the ground contacts, so that only the barrier's contacts between the bodies grow the pattern.
-  s.friction = build_friction_set(sys.collision_mesh(), s.x_prev, ground, sc.params.contact.dhat, sc.params.contact.kappa,
+  s.friction = build_friction_set(sys.collision().mesh(), s.x_prev, ground, sc.params.contact.dhat, sc.params.contact.kappa,
                                   sc.params.contact.friction, sc.params.contact.epsv, sc.params.dt);
   s.damping = ip.damping_matrix(q0);
   s.targets.push_back({2, Vec3(0.001, 0, 0.0005), Vec3::Zero(), 0.05});

@@ -2,7 +2,7 @@
 // rest state, frame indifference and isotropy, small-strain limit, inversion.
 #include "eipc/elasticity/constitutive_model.hpp"
 
-#include "eipc/util/psd.hpp"
+#include "eipc/optim/psd.hpp"
 #include "elasticity_test_helpers.hpp"
 
 #include <Eigen/Eigenvalues>

@@ -2,6 +2,7 @@
 // (repeated, tiny, zero and negative singular values, extreme scales), checked
 // against the definition and against Eigen's JacobiSVD.
 #include "elasticity_test_helpers.hpp"
+#include "eipc/testing/reference_svd.hpp"
 #include "eipc/elasticity/rotation_variant_svd.hpp"
 
 #include <Eigen/LU>

@@ -2,7 +2,7 @@
 #include "eipc/embedding/embedded_body.hpp"
 #include "eipc/embedding/lattice_embedding.hpp"
 #include "eipc/embedding/point_location.hpp"
-#include "eipc/mesh/primitives.hpp"
+#include "eipc/testing/box_mesh.hpp"
 #include "eipc/mesh/read_mesh.hpp"
 #include "eipc/mesh/surface.hpp"
 #include "eipc/mesh/volume.hpp"

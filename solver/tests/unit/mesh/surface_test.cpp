@@ -1,7 +1,7 @@
 // Boundary extraction, edges and volumes against brute force and analytic answers.
 #include <catch2/catch.hpp>
 
-#include "eipc/mesh/primitives.hpp"
+#include "eipc/testing/box_mesh.hpp"
 #include "eipc/mesh/read_mesh.hpp"
 #include "eipc/mesh/surface.hpp"
 #include "eipc/mesh/validate.hpp"

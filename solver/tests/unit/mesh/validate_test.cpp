@@ -1,7 +1,7 @@
 // Validation accepts good meshes and names the first offender of each kind of defect.
 #include <catch2/catch.hpp>
 
-#include "eipc/mesh/primitives.hpp"
+#include "eipc/testing/box_mesh.hpp"
 #include "eipc/mesh/validate.hpp"
 
 #include <limits>

@@ -5,7 +5,7 @@
 // and at rest nothing is within dhat (the reason the scene uses dhat = 1e-4 m).
 #include <catch2/catch.hpp>
 
-#include "eipc/dynamics/simulator.hpp"
+#include "eipc/dynamics/time_stepper.hpp"
 #include "eipc/mesh/read_mesh.hpp"
 #include "eipc/scene/scene.hpp"
 
@@ -70,7 +70,7 @@ TEST_CASE("the FinRay scene's bodies are set up as its motion script assumes", "
 TEST_CASE("at rest no FinRay scene primitives are within dhat, but would be with the paper's 1 mm", "[scenarios][finray]") {
   const Scene scene = load_scene(kScene);
   CHECK(scene.params.contact.dhat == 1e-4);
-  const Simulator sim(scene.bodies, scene.params);
+  const TimeStepper sim(scene.bodies, scene.params);
   const double d = sim.current_min_distance();  // over box-overlap candidates: may exceed dhat
   CHECK((std::isinf(d) || d >= 1e-4));
 
@@ -78,6 +78,6 @@ TEST_CASE("at rest no FinRay scene primitives are within dhat, but would be with
   // 0.15 mm apart at rest: with dhat = 1 mm the barrier would act before anything touches.
   SimulationParams paper = scene.params;
   paper.contact.dhat = 1e-3;
-  const Simulator paper_barrier(scene.bodies, paper);
+  const TimeStepper paper_barrier(scene.bodies, paper);
   CHECK(paper_barrier.current_min_distance() < 2e-4);
 }

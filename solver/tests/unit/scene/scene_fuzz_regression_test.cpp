@@ -1,7 +1,7 @@
 // Regression tests for scene-loader bugs found by fuzz_scene (solver/fuzz): each
 // malformed scene must be an InputError naming the file and the field, never
 // another exception.
-#include "eipc/mesh/primitives.hpp"
+#include "eipc/testing/box_mesh.hpp"
 #include "eipc/mesh/write_mesh.hpp"
 #include "eipc/scene/scene.hpp"
 

@@ -1,0 +1,64 @@
+// Contact broad phase: primitive pairs whose swept, inflated bounding boxes overlap.
+#pragma once
+
+#include "eipc/geometry/aabb_tree.hpp"
+#include "eipc/collisions/collision_mesh.hpp"
+
+#include <deque>
+#include <utility>
+#include <vector>
+
+namespace eipc {
+
+/// Box of a primitive over its straight motion x0 -> x1: the box of its vertices
+/// at both ends (it contains the whole swept volume), grown by `inflation`.
+Aabb swept_vertex_box(const Positions& x0, const Positions& x1, int v, double inflation);
+Aabb swept_face_box(const CollisionMesh& mesh, const Positions& x0, const Positions& x1, int f, double inflation);
+Aabb swept_edge_box(const CollisionMesh& mesh, const Positions& x0, const Positions& x1, int e, double inflation);
+
+/// Every point-triangle (vertex, face) and edge-edge (edge_a < edge_b) pair whose
+/// swept boxes come within `inflation` of each other (each box is grown by
+/// inflation / 2, so a pair closer than `inflation` at any time is always found), except pairs sharing a vertex (a vertex of its own face,
+/// edges with a common endpoint). Same-body pairs are included (self-contact).
+/// Barrier candidates: x0 == x1, inflation = dhat. CCD candidates: x0 -> x1,
+/// inflation 0 (or a small margin). Output sorted as documented on Candidates;
+/// computed in parallel (TBB) with a result independent of the thread count.
+Candidates find_candidates(const CollisionMesh& mesh, const Positions& x0, const Positions& x1, double inflation);
+
+/// Box trees over each body's faces and over its edges, kept from one broad
+/// phase to the next: a later call refits them to its boxes (linear time)
+/// instead of building them again (n log n). The candidates found do not depend
+/// on the trees, only the time to find them. For one collision mesh; not
+/// thread-safe.
+class BroadPhaseTrees {
+public:
+  /// `body`'s face and edge trees over these boxes: built at the first call for
+  /// the body (or when its counts changed), refit afterwards.
+  std::pair<const AabbTree*, const AabbTree*> fit(int body, std::vector<Aabb> faces, std::vector<Aabb> edges);
+
+private:
+  std::deque<AabbTree> faces_, edges_;  ///< per body (a deque: growing keeps the trees in place)
+};
+
+/// The pairs of find_candidates whose primitives both belong to `body`
+/// (CollisionMesh::vertex_body; an empty vertex_body puts everything in body 0).
+/// `trees`: kept trees to refit (none: built for this call).
+Candidates find_candidates_within_body(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
+                                       double inflation, int body, BroadPhaseTrees* trees = nullptr);
+/// The pairs of find_candidates whose primitives belong to different bodies.
+Candidates find_candidates_between_bodies(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
+                                          double inflation, BroadPhaseTrees* trees = nullptr);
+
+/// The end x1 of the motion x0 -> x1 seen from a frame that moves with the mean
+/// displacement: x1 - mean(x1 - x0). Distances at every time of the motion, and
+/// so contacts and collision times, are the same in that frame, but swept boxes
+/// shrink when everything moves together (a gripper lifting what it holds
+/// sweeps 3 mm a step; its parts move only ~0.1 mm relative to each other).
+Positions follow_mean_translation(const Positions& x0, const Positions& x1);
+
+/// x1 with each body's own mean displacement removed from its vertices: the
+/// frame in which a body's pairs with itself are swept (a finger carried 2 mm a
+/// step sweeps its own close triangle pairs only by how much it deforms).
+Positions follow_body_translations(const CollisionMesh& mesh, const Positions& x0, const Positions& x1);
+
+}  // namespace eipc

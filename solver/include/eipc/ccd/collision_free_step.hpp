@@ -1,0 +1,39 @@
+// Collision-free step length for a straight motion of the whole collision mesh
+// (the CCD clamp of the Newton line search).
+#pragma once
+
+#include "eipc/collisions/collision_mesh.hpp"
+
+#include <optional>
+
+namespace eipc {
+
+/// The largest alpha in [0, 1] (conservatively) such that the straight motion
+/// x0 -> x0 + alpha (x1 - x0) keeps every surface pair and, if `ground_height`
+/// is set, every vertex and the plane z = ground_height apart.
+///
+/// Candidates: the pairs whose swept boxes overlap in the frame that follows
+/// the mean translation, find_candidates(mesh, x0, follow_mean_translation(x0, x1), ~0)
+/// (a common translation changes no distance, and swept boxes that do not
+/// overlap cannot collide; the boxes are grown by a few ulps against the
+/// round-off of the frame change). As in IPC, each pair (and each vertex against
+/// the ground) is stepped with additive CCD to a minimum separation
+/// xi = min_distance_ratio * d(x0), d(x0) its current distance, so a step never
+/// reaches zero distance (e.g. ratio 0.1 keeps at least ~10% of the gap).
+/// alpha = min(1, min over pairs of toi). A pair already touching (d(x0) = 0) or a
+/// vertex on or below the ground gives alpha = 0. Per-pair tois are computed in
+/// parallel; the minimum does not depend on the thread count.
+double max_collision_free_step(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
+                               std::optional<double> ground_height, double min_distance_ratio);
+
+/// The same, with candidates from a superset of the pairs whose swept boxes
+/// overlap in some translating frame: a pair within one body in the frame that
+/// follows that body's mean translation (follow_body_translations), a pair
+/// between bodies in the one above (e.g. CandidateCache::along, so one broad
+/// phase serves both). Pairs whose swept boxes do not overlap in their frame
+/// cannot collide and are skipped, so the result equals the overload above.
+double max_collision_free_step(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
+                               const Candidates& superset, std::optional<double> ground_height,
+                               double min_distance_ratio);
+
+}  // namespace eipc

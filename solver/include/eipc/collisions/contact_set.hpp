@@ -1,0 +1,62 @@
+// Active contacts (d < dhat) of a configuration: point-triangle and edge-edge
+// pairs of the collision mesh plus point-ground (z = height) contacts.
+#pragma once
+
+#include "eipc/collisions/collision_mesh.hpp"
+#include "eipc/distance/distance_type.hpp"
+
+#include <array>
+#include <optional>
+#include <vector>
+
+namespace eipc {
+
+enum class ContactKind { point_triangle, edge_edge, point_ground };
+
+/// One active contact. Vertices are global collision-vertex indices:
+///   point_triangle: (p, t0, t1, t2);  edge_edge: (ea0, ea1, eb0, eb1);  point_ground: (v, -1, -1, -1).
+/// "Side A" is the first primitive (the point, or edge a); "side B" is the other one (or the ground).
+struct Contact {
+  ContactKind kind = ContactKind::point_triangle;
+  std::array<int, 4> vertices{-1, -1, -1, -1};
+  PointTriangleDistanceType pt_type = PointTriangleDistanceType::P_T;  ///< point_triangle only
+  EdgeEdgeDistanceType ee_type = EdgeEdgeDistanceType::EA_EB;          ///< edge_edge only
+  double eps_x = 0.0;  ///< edge_edge only: mollifier threshold from the rest positions
+
+  int num_vertices() const { return kind == ContactKind::point_ground ? 1 : 4; }
+  int num_side_a() const { return kind == ContactKind::edge_edge ? 2 : 1; }
+};
+
+/// Contacts in a fixed order: point-triangle (candidate order), edge-edge (candidate order),
+/// then ground contacts by vertex index.
+struct ContactSet {
+  std::vector<Contact> contacts;
+  double dhat = 0.0;
+  std::optional<double> ground_height;
+
+  std::size_t size() const { return contacts.size(); }
+  bool empty() const { return contacts.empty(); }
+};
+
+/// Keep the candidates with d < dhat (pairs that share a vertex are skipped) and the vertices
+/// with z - ground_height < dhat. x holds the current positions of all collision vertices.
+ContactSet build_contact_set(const CollisionMesh& mesh, const Positions& x, const Candidates& candidates,
+                             double dhat, std::optional<double> ground_height = std::nullopt);
+
+/// The candidates closer than `distance` at x (pairs sharing a vertex
+/// skipped), in their order: build_contact_set(mesh, x', result, dhat) equals
+/// build_contact_set(mesh, x', candidates, dhat) wherever no vertex is more
+/// than (distance - dhat) / 2 from x (up to a common translation).
+Candidates candidates_within(const CollisionMesh& mesh, const Positions& x, const Candidates& candidates,
+                             double distance);
+
+/// Same pairs with the same distance types, in the same order (the same
+/// barrier terms, so the same Hessian structure).
+bool same_pairs(const ContactSet& a, const ContactSet& b);
+
+/// Unsquared distance of one contact at x (for ground: z - height).
+double contact_distance(const Contact& c, const Positions& x, std::optional<double> ground_height);
+/// The smallest contact_distance of the set's contacts at x (infinity if there are none).
+double closest_contact_distance(const ContactSet& contacts, const Positions& x);
+
+}  // namespace eipc

@@ -1,0 +1,40 @@
+// The solver's questions about contact at node positions q, answered over one
+// broad phase kept across Newton iterations and steps (CandidateCache): which
+// pairs are closer than dhat, and how far a straight move can go collision free
+// (the CCD clamp of the line search and of the start of a step).
+#pragma once
+
+#include "eipc/broad_phase/candidate_cache.hpp"
+#include "eipc/collisions/contact_set.hpp"
+#include "eipc/dynamics/dof_system.hpp"
+#include "eipc/dynamics/params.hpp"
+#include "eipc/dynamics/phase_times.hpp"
+
+namespace eipc {
+
+class ContactQueries {
+public:
+  /// Keeps references to all three; `times` receives the broad-phase and CCD seconds.
+  ContactQueries(const DofSystem& system, const SimulationParams& params, PhaseTimes& times);
+
+  /// The largest collision-free fraction of the straight move q -> q + dq (CCD
+  /// over the cached broad phase). `contacts`: the contacts at q, or nullptr
+  /// if unknown; with them, a move too short to close (1 - ccd ratio) of the
+  /// smallest distance is collision free without any test.
+  double collision_free_fraction(const Positions& q, const Positions& dq, const ContactSet* contacts = nullptr) const;
+  /// Candidates holding every pair closer than dhat at q (valid until the next call).
+  const Candidates& candidates_near(const Positions& q) const;
+  /// The contacts at q (from the cache's contact candidates).
+  ContactSet contacts_at(const Positions& q) const;
+
+private:
+  /// Skin of the cached broad phase, in units of dhat (see CandidateCache).
+  static constexpr double kMinSkin = 2.0, kMaxSkin = 4.0, kContactSkin = 0.25;
+
+  const DofSystem& sys_;
+  const SimulationParams& params_;
+  PhaseTimes& times_;
+  mutable CandidateCache candidates_;
+};
+
+}  // namespace eipc

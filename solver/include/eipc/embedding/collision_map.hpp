@@ -1,0 +1,53 @@
+// The embedding map of a whole scene's collision surface: the surface vertices
+// of every body stacked (body by body, each in increasing fine-vertex order) into
+// one CollisionMesh, and x = J q from the stacked simulation nodes q to them.
+// Contacts, CCD and the barrier work on x; their gradients come back to q as
+// J^T g and their Hessians as J^T H J (ContactPullback).
+#pragma once
+
+#include "eipc/collisions/collision_mesh.hpp"
+#include "eipc/embedding/node_map.hpp"
+
+#include <Eigen/Sparse>
+#include <array>
+#include <mutex>
+#include <vector>
+
+namespace eipc {
+
+/// One body's share of the collision surface.
+struct SurfaceOnNodes {
+  const Positions* fine_rest;  ///< full-resolution rest vertices
+  const Tris* surface;         ///< outward surface triangles (indices into fine_rest)
+  const NodeMap* map;          ///< fine vertex -> the body's nodes
+  int node_offset;             ///< the body's first node in q
+};
+
+class CollisionMap {
+public:
+  CollisionMap(const std::vector<SurfaceOnNodes>& bodies, int num_nodes);
+
+  const CollisionMesh& mesh() const { return mesh_; }
+  /// d x / d q (3 Ncol x 3 Nq), rows and columns stacked x y z per vertex/node.
+  const Eigen::SparseMatrix<double>& jacobian() const { return jacobian_; }
+  /// x = J q. The results for the last few q are remembered (matched by
+  /// value): a Newton iteration asks for its iterate's positions several
+  /// times. Safe to call concurrently.
+  Positions positions(const Positions& q) const;
+  /// J^T g: a gradient over the collision vertices (3 Ncol, x y z per vertex) pulled back to the nodes.
+  VecX pull_back(const VecX& collision_gradient) const;
+
+private:
+  CollisionMesh mesh_;
+  Eigen::SparseMatrix<double> jacobian_;
+  NodeMap map_;  ///< J as weights over global nodes (faster to apply than the sparse product)
+  struct RememberedPositions {
+    Positions q, x;
+    long last_use = -1;  ///< < 0: empty
+  };
+  mutable std::mutex remembered_mutex_;
+  mutable std::array<RememberedPositions, 4> remembered_;
+  mutable long uses_ = 0;
+};
+
+}  // namespace eipc

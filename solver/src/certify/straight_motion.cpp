@@ -1,0 +1,162 @@
+// Interval-arithmetic tests of straight motions (see straight_motion.hpp). Arithmetic on CGAL::Interval_nt
+// is valid only under Protect_FPU_rounding, set once per public call.
+#include "eipc/certify/straight_motion.hpp"
+
+#include "eipc/certify/closest_points.hpp"
+
+#include <CGAL/Interval_nt.h>
+
+#include <limits>
+#include <vector>
+
+namespace eipc::certify {
+namespace {
+
+using I = CGAL::Interval_nt_advanced;
+
+struct IV3 {
+  I x, y, z;
+};
+IV3 operator-(const IV3& a, const IV3& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
+I dot(const IV3& a, const IV3& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+IV3 cross(const IV3& a, const IV3& b) {
+  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+
+/// Enclosure of x0 + t (x1 - x0) for t in T.
+IV3 position(const Vec3& x0, const Vec3& x1, const I& t) {
+  auto c = [&](int k) { return I(x0[k]) + t * (I(x1[k]) - I(x0[k])); };
+  return {c(0), c(1), c(2)};
+}
+
+/// N moving vertices; the first `na` form primitive A, the rest primitive B.
+template <int N>
+struct Motion {
+  const std::array<Vec3, N>& x0;
+  const std::array<Vec3, N>& x1;
+  int na;
+
+  std::array<Vec3, N> at(double t) const {
+    std::array<Vec3, N> x;
+    for (int i = 0; i < N; ++i) x[i] = x0[i] + t * (x1[i] - x0[i]);
+    return x;
+  }
+
+  /// Is n a separating direction for all t in T (rigorously)?
+  bool separates(const Vec3& n, const I& t) const {
+    if (!n.allFinite() || n.isZero(0.0)) return false;
+    double a_lo = std::numeric_limits<double>::infinity(), a_hi = -a_lo, b_lo = a_lo, b_hi = -a_lo;
+    for (int i = 0; i < N; ++i) {
+      const IV3 x = position(x0[i], x1[i], t);
+      const I s = I(n.x()) * x.x + I(n.y()) * x.y + I(n.z()) * x.z;
+      if (i < na) { a_lo = std::min(a_lo, s.inf()); a_hi = std::max(a_hi, s.sup()); }
+      else { b_lo = std::min(b_lo, s.inf()); b_hi = std::max(b_hi, s.sup()); }
+    }
+    return a_hi < b_lo || b_hi < a_lo;
+  }
+};
+
+/// Bisection driver. `directions(x, out)` lists candidate directions for the
+/// configuration x at the middle of an interval; `collides(T)` proves a collision on T.
+template <int N, class Directions, class Collides>
+MotionVerdict bisect_in_time(const Motion<N>& m, const MotionTestOptions& opt, Directions directions, Collides collides) {
+  struct Node { double t0, t1; int depth; };
+  std::vector<Node> stack{{0.0, 1.0, 0}};
+  std::vector<Vec3> dirs;
+  int nodes = 0;
+  while (!stack.empty()) {
+    const Node node = stack.back();
+    stack.pop_back();
+    if (++nodes > opt.max_nodes) return MotionVerdict::inconclusive;
+    const I t(node.t0, node.t1);
+    const double mid = 0.5 * (node.t0 + node.t1);
+    dirs.clear();
+    directions(m.at(mid), dirs);
+    bool separated = false;
+    for (const Vec3& n : dirs)
+      if ((separated = m.separates(n, t))) break;
+    if (separated) continue;
+    if (collides(node.t0, node.t1)) return MotionVerdict::collision;
+    if (node.depth >= opt.max_depth || !(node.t0 < mid && mid < node.t1)) return MotionVerdict::inconclusive;
+    stack.push_back({mid, node.t1, node.depth + 1});
+    stack.push_back({node.t0, mid, node.depth + 1});
+  }
+  return MotionVerdict::separated;
+}
+
+void point_triangle_directions(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c, std::vector<Vec3>& out) {
+  out.push_back(p - closest_point_on_triangle(p, a, b, c));
+  out.push_back((b - a).cross(c - a));
+}
+
+void edge_edge_directions(const Vec3& p0, const Vec3& p1, const Vec3& q0, const Vec3& q1, std::vector<Vec3>& out) {
+  const auto [cp, cq] = closest_points_on_segments(p0, p1, q0, q1);
+  out.push_back(cq - cp);
+  out.push_back((p1 - p0).cross(q1 - q0));
+}
+
+}  // namespace
+
+MotionVerdict point_triangle_motion_test(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1,
+                                 const MotionTestOptions& options) {
+  CGAL::Protect_FPU_rounding<true> rounding;
+  const Motion<4> m{x0, x1, 1};
+  auto coplanarity = [&](double t) {  // f(t) at one instant
+    const I ti(t);
+    const IV3 p = position(x0[0], x1[0], ti), a = position(x0[1], x1[1], ti);
+    const IV3 b = position(x0[2], x1[2], ti), c = position(x0[3], x1[3], ti);
+    return dot(cross(b - a, c - a), p - a);
+  };
+  auto collides = [&](double t0, double t1) {
+    const I f0 = coplanarity(t0), f1 = coplanarity(t1);
+    if (!((f0.sup() < 0 && f1.inf() > 0) || (f0.inf() > 0 && f1.sup() < 0))) return false;
+    const I t(t0, t1);
+    const IV3 p = position(x0[0], x1[0], t), a = position(x0[1], x1[1], t);
+    const IV3 b = position(x0[2], x1[2], t), c = position(x0[3], x1[3], t);
+    const IV3 n = cross(b - a, c - a);
+    return dot(cross(b - a, p - a), n).inf() > 0 && dot(cross(c - b, p - b), n).inf() > 0 &&
+           dot(cross(a - c, p - c), n).inf() > 0;
+  };
+  return bisect_in_time(m, options,
+               [](const std::array<Vec3, 4>& x, std::vector<Vec3>& out) {
+                 point_triangle_directions(x[0], x[1], x[2], x[3], out);
+               },
+               collides);
+}
+
+MotionVerdict edge_edge_motion_test(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1,
+                            const MotionTestOptions& options) {
+  CGAL::Protect_FPU_rounding<true> rounding;
+  const Motion<4> m{x0, x1, 2};
+  return bisect_in_time(m, options,
+               [](const std::array<Vec3, 4>& x, std::vector<Vec3>& out) {
+                 edge_edge_directions(x[0], x[1], x[2], x[3], out);
+               },
+               [](double, double) { return false; });
+}
+
+MotionVerdict triangle_triangle_motion_test(const std::array<Vec3, 6>& x0, const std::array<Vec3, 6>& x1,
+                                    const MotionTestOptions& options) {
+  CGAL::Protect_FPU_rounding<true> rounding;
+  const Motion<6> m{x0, x1, 3};
+  auto directions = [](const std::array<Vec3, 6>& x, std::vector<Vec3>& out) {
+    // Direction between the nearest points of the two triangles (over the
+    // 6 point-triangle and 9 edge-edge pairs), then both normals.
+    Vec3 best = Vec3::Constant(std::numeric_limits<double>::infinity());
+    auto consider = [&](const Vec3& d) { if (d.squaredNorm() < best.squaredNorm()) best = d; };
+    for (int i = 0; i < 3; ++i) {
+      consider(x[3 + i] - closest_point_on_triangle(x[3 + i], x[0], x[1], x[2]));
+      consider(closest_point_on_triangle(x[i], x[3], x[4], x[5]) - x[i]);
+      for (int j = 0; j < 3; ++j) {
+        const auto [cp, cq] = closest_points_on_segments(x[i], x[(i + 1) % 3], x[3 + j], x[3 + (j + 1) % 3]);
+        consider(cq - cp);
+      }
+    }
+    out.push_back(best);
+    out.push_back((x[1] - x[0]).cross(x[2] - x[0]));
+    out.push_back((x[4] - x[3]).cross(x[5] - x[3]));
+  };
+  return bisect_in_time(m, options, directions, [](double, double) { return false; });
+}
+
+}  // namespace eipc::certify

@@ -1,0 +1,42 @@
+#include "eipc/collisions/minimum_distance.hpp"
+
+#include "eipc/distance/edge_edge.hpp"
+#include "eipc/distance/point_triangle.hpp"
+
+#include "eipc/util/parallel.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace eipc {
+
+double minimum_distance(const CollisionMesh& mesh, const Positions& x, const Candidates& candidates,
+                        std::optional<double> ground_height) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  auto row = [&](int i) -> Vec3 { return x.row(i).transpose(); };
+  const double pt = parallel_min(candidates.point_triangle.size(), grain_for(0.1), inf, [&](std::size_t i) {
+    const auto& c = candidates.point_triangle[i];
+    const int p = c.vertex, f0 = mesh.faces(c.face, 0), f1 = mesh.faces(c.face, 1), f2 = mesh.faces(c.face, 2);
+    if (p == f0 || p == f1 || p == f2) return inf;
+    return point_triangle_distance_sq(row(p), row(f0), row(f1), row(f2));
+  });
+  const double ee = parallel_min(candidates.edge_edge.size(), grain_for(0.1), inf, [&](std::size_t i) {
+    const auto& c = candidates.edge_edge[i];
+    const int a0 = mesh.edges(c.edge_a, 0), a1 = mesh.edges(c.edge_a, 1), b0 = mesh.edges(c.edge_b, 0),
+              b1 = mesh.edges(c.edge_b, 1);
+    if (a0 == b0 || a0 == b1 || a1 == b0 || a1 == b1) return inf;
+    return edge_edge_distance_sq(row(a0), row(a1), row(b0), row(b1));
+  });
+  double m = std::sqrt(std::min(pt, ee));
+  if (ground_height && x.rows() > 0) m = std::min(m, x.col(2).minCoeff() - *ground_height);
+  return m;
+}
+
+double minimum_distance(const CollisionMesh& mesh, const Positions& x, const Candidates& candidates,
+                        const ContactSet& contacts) {
+  if (contacts.empty()) return minimum_distance(mesh, x, candidates, contacts.ground_height);
+  return closest_contact_distance(contacts, x);
+}
+
+}  // namespace eipc

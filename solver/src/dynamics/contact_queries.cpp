@@ -1,0 +1,55 @@
+#include "eipc/dynamics/contact_queries.hpp"
+
+#include "eipc/broad_phase/broad_phase.hpp"
+#include "eipc/ccd/collision_free_step.hpp"
+
+#include <algorithm>
+
+namespace eipc {
+
+ContactQueries::ContactQueries(const DofSystem& system, const SimulationParams& params, PhaseTimes& times)
+    : sys_(system),
+      params_(params),
+      times_(times),
+      candidates_(params.contact.dhat, kMinSkin * params.contact.dhat, kMaxSkin * params.contact.dhat,
+                  kContactSkin * params.contact.dhat) {}
+
+double ContactQueries::collision_free_fraction(const Positions& q, const Positions& dq,
+                                               const ContactSet* contacts) const {
+  const Positions x0 = sys_.collision().positions(q);
+  const Positions x1 = sys_.collision().positions(q + dq);
+  // No distance (pair or ground) changes by more than twice the largest vertex
+  // move, and every pair is at least min(dhat, closest contact) apart, so a
+  // move that cannot close (1 - ratio) of that keeps every pair above the
+  // CCD's separation without any collision test.
+  if (contacts) {
+    const double closest = std::min(params_.contact.dhat, closest_contact_distance(*contacts, x0));
+    const double move = x0.rows() > 0 ? (x1 - x0).rowwise().norm().maxCoeff() : 0.0;
+    if (2.0 * move < (1.0 - params_.solver.ccd_separation_ratio) * closest) return 1.0;
+  }
+  const Candidates* candidates;
+  {
+    ScopedTimer timer(times_.broad_phase);
+    candidates = &candidates_.along(sys_.collision().mesh(), x0, x1);
+  }
+  ScopedTimer timer(times_.ccd);
+  return max_collision_free_step(sys_.collision().mesh(), x0, x1, *candidates, params_.ground_height,
+                                 params_.solver.ccd_separation_ratio);
+}
+
+const Candidates& ContactQueries::candidates_near(const Positions& q) const {
+  ScopedTimer timer(times_.broad_phase);
+  return candidates_.around(sys_.collision().mesh(), sys_.collision().positions(q));
+}
+
+ContactSet ContactQueries::contacts_at(const Positions& q) const {
+  const Positions x = sys_.collision().positions(q);
+  const Candidates* c;
+  {
+    ScopedTimer timer(times_.broad_phase);
+    c = &candidates_.for_contacts(sys_.collision().mesh(), x);
+  }
+  return build_contact_set(sys_.collision().mesh(), x, *c, params_.contact.dhat, params_.ground_height);
+}
+
+}  // namespace eipc

@@ -1,0 +1,190 @@
+#include "eipc/dynamics/newton_solver.hpp"
+
+#include "eipc/friction/friction_potential.hpp"
+#include "eipc/util/parallel.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace eipc {
+
+namespace {
+
+/// Zeroes the gradient entries of fixed DOFs.
+void eliminate_fixed(VecX& g, const std::vector<bool>& fixed) {
+  for (std::size_t i = 0; i < fixed.size(); ++i)
+    if (fixed[i]) g[static_cast<Eigen::Index>(i)] = 0.0;
+}
+
+/// Also zeroes the rows and columns of fixed DOFs and puts 1 on their diagonal
+/// (kept in place, so the pattern does not depend on which DOFs are fixed).
+void eliminate_fixed(SparseMatrix& H, VecX& g, const std::vector<bool>& fixed) {
+  for (int col = 0; col < H.outerSize(); ++col)
+    for (SparseMatrix::InnerIterator it(H, col); it; ++it)
+      if (fixed[it.row()] || fixed[col]) it.valueRef() = it.row() == col ? 1.0 : 0.0;
+  eliminate_fixed(g, fixed);
+}
+
+/// The next trial below a rejected step alpha: the largest step in [alpha / 16,
+/// alpha) at which a sliding contact sticks (descending list), else alpha / 2.
+/// There the friction force reverses, a kink of the energy along the direction
+/// that Newton's model, without curvature along the slip, overshoots by
+/// millimetres (the grasp's landing step: 48 -> 2 halvings).
+double backtrack(double alpha, const std::vector<double>& stick_crossings) {
+  const auto below = std::find_if(stick_crossings.begin(), stick_crossings.end(), [&](double a) { return a < alpha; });
+  return below != stick_crossings.end() && *below >= alpha / 16 ? *below : alpha / 2;
+}
+
+Positions as_positions(const VecX& v) {
+  Positions p(v.size() / 3, 3);
+  flat(p) = v;
+  return p;
+}
+
+}  // namespace
+
+NewtonSolver::NewtonSolver(const DofSystem& system, const SimulationParams& params, const IncrementalPotential& potential,
+                           const ContactQueries& queries, PhaseTimes& times)
+    : sys_(system), params_(params), potential_(potential), queries_(queries), times_(times) {}
+
+bool NewtonSolver::converged_after_last_step(Positions& q, const Positions& dq, double move, const ContactSet& contacts) const {
+  if (move / params_.dt >= params_.solver.newton_tol) return false;
+  // Converged: still take this last (tiny) step when it is collision free.
+  // Otherwise the stopping error, up to newton_tol * h per step, builds up
+  // along a run that starts Newton near the answer (warm start).
+  if (queries_.collision_free_fraction(q, dq, &contacts) >= 1.0) q += dq;
+  return true;
+}
+
+bool NewtonSolver::newton_direction(const StepContext& s, const Positions& q, const ContactSet& contacts,
+                                 const std::vector<bool>& fixed, bool project, double t1, VecX& direction) {
+  VecX g;
+  SparseMatrix H;
+  {
+    ScopedTimer timer(times_.assembly);
+    potential_.gradient_and_hessian(s, q, contacts, project, g, H);
+    eliminate_fixed(H, g, fixed);
+  }
+  if (!g.allFinite()) throw SolverFailure("non-finite gradient (NaN or inf) at t = " + std::to_string(t1) + " s");
+  ScopedTimer timer(times_.linear_solve);
+  return linear_solver_.solve(H, -g, direction) && g.dot(direction) <= 0.0;
+}
+
+bool NewtonSolver::chord_direction(const StepContext& s, const Positions& q, const ContactSet& contacts,
+                                const std::vector<bool>& fixed, VecX& direction) {
+  if (!factorized_ || factorized_->fixed != fixed || !same_pairs(contacts, factorized_->contacts)) return false;
+  VecX g;
+  {
+    ScopedTimer timer(times_.assembly);
+    g = potential_.gradient(s, q, contacts);
+    eliminate_fixed(g, fixed);
+  }
+  ScopedTimer timer(times_.linear_solve);
+  return linear_solver_.solve_again(-g, direction);
+}
+
+NewtonResult NewtonSolver::solve(const StepContext& s, Positions& q, const std::vector<bool>& fixed, double t1) {
+  NewtonResult result;
+  std::optional<double> e0;  // energy at q with the current contacts (known after an accepted step)
+  std::optional<ContactSet> accepted = queries_.contacts_at(q);
+  VecX direction;
+  // The first direction of a step may come from the last step's factorisation.
+  bool have_direction = chord_direction(s, q, *accepted, fixed, direction);
+  // Largest fine-vertex move of `direction`, known already for a chord step.
+  double move = have_direction ? sys_.max_fine_displacement(as_positions(direction)) : 0.0;
+  for (int it = 1;; ++it) {
+    if (it > params_.solver.max_newton_iters)
+      throw SolverFailure("Newton did not converge in " + std::to_string(params_.solver.max_newton_iters) +
+                          " iterations at t = " + std::to_string(t1) + " s");
+    if (deadline_ && std::chrono::steady_clock::now() >= *deadline_)
+      throw WallTimeExceeded("wall-time limit reached during Newton iteration " + std::to_string(it) +
+                             " at t = " + std::to_string(t1) + " s");
+    result.iterations = it;
+    const ContactSet contacts = std::move(*accepted);
+    const bool chord_step = have_direction;
+    if (!have_direction) {
+      // The exact Hessian when it is positive definite (its factorisation
+      // succeeds and the step descends), else the projected one: near the
+      // answer the exact one converges quadratically where the projection,
+      // which flattens negative curvature, creeps (docs/robustness.md).
+      bool solved = params_.solver.exact_hessian_first && newton_direction(s, q, contacts, fixed, false, t1, direction);
+      if (!solved) solved = newton_direction(s, q, contacts, fixed, true, t1, direction);
+      if (!solved) {
+        factorized_.reset();
+        throw SolverFailure("linear solve failed (system not positive definite) at t = " + std::to_string(t1) + " s");
+      }
+      ++result.factorizations;
+      factorized_ = Factorized{contacts, fixed};
+    }
+    const Positions dq = as_positions(direction);
+    if (!chord_step) move = sys_.max_fine_displacement(dq);
+    if (converged_after_last_step(q, dq, move, contacts)) return result;
+
+    // Largest collision-free step, then backtracking until the energy decreases.
+    double alpha = std::min(1.0, queries_.collision_free_fraction(q, dq, &contacts));
+    bool retry_with_newton = false;
+    {
+      ScopedTimer timer(times_.line_search);
+      std::optional<std::vector<double>> stick_crossings;  // found at the first rejected trial
+      if (!e0) e0 = potential_.energy(s, q, contacts);
+      if (!std::isfinite(*e0))
+        throw SolverFailure("non-finite energy (NaN or inf) at t = " + std::to_string(t1) + " s");
+      for (;;) {
+        const Positions trial = q + alpha * dq;
+        // The trial's contact set (serial broad-phase bookkeeping, mostly) and
+        // its elastic energy (per tet) are independent: side by side.
+        ContactSet trial_contacts;
+        std::vector<double> elastic;
+        parallel_both([&] { trial_contacts = queries_.contacts_at(trial); },
+                      [&] { elastic = potential_.elastic_energies(trial); });
+        const double e = potential_.energy(s, trial, trial_contacts, elastic);
+        if (e <= *e0) {
+          e0 = e;
+          q = trial;
+          accepted = std::move(trial_contacts);
+          break;
+        }
+        if (!stick_crossings)
+          stick_crossings = s.friction ? friction_stick_crossings(sys_.collision().positions(q), sys_.collision().positions(q + dq),
+                                                                  s.x_prev, *s.friction)
+                                       : std::vector<double>{};
+        alpha = backtrack(alpha, *stick_crossings);
+        ++result.line_search_steps;
+        if (alpha < 1e-12) {
+          // No decrease even for a tiny step: the direction is at round-off
+          // level, or (a chord step) too poor; then a fresh Newton direction.
+          if (move / params_.dt < 1e3 * params_.solver.newton_tol) return result;
+          if (chord_step) {
+            retry_with_newton = true;
+            break;
+          }
+          throw SolverFailure("line search found no decrease at t = " + std::to_string(t1) + " s");
+        }
+      }
+    }
+    if (retry_with_newton) {
+      accepted = contacts;  // q unchanged
+      have_direction = false;
+      continue;
+    }
+    // The next direction from the matrix already factorised (a chord step)
+    // serves as the stopping test (the last iteration of most steps), and as
+    // the next step while it shrinks at least kChordContraction-fold per step;
+    // otherwise Newton assembles afresh.
+    VecX chord;
+    have_direction = false;
+    if (chord_direction(s, q, *accepted, fixed, chord)) {
+      const Positions chord_dq = as_positions(chord);
+      const double chord_move = sys_.max_fine_displacement(chord_dq);
+      if (converged_after_last_step(q, chord_dq, chord_move, *accepted)) return result;
+      if (chord_move <= kChordContraction * alpha * move) {
+        direction = std::move(chord);
+        move = chord_move;
+        have_direction = true;
+      }
+    }
+  }
+}
+
+}  // namespace eipc

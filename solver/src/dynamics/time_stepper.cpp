@@ -1,0 +1,204 @@
+#include "eipc/dynamics/time_stepper.hpp"
+
+#include "eipc/broad_phase/broad_phase.hpp"
+#include "eipc/collisions/minimum_distance.hpp"
+#include "eipc/dynamics/contact_forces.hpp"
+#include "eipc/util/parallel.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace eipc {
+
+TimeStepper::TimeStepper(std::vector<Body> bodies, SimulationParams params)
+    : sys_(std::move(bodies)),
+      params_(params),
+      potential_(sys_, params_),
+      queries_(sys_, params_, times_),
+      newton_(sys_, params_, potential_, queries_, times_),
+      target_override_(sys_.bodies().size()) {
+  q_ = sys_.rest_nodes();
+  v_.setZero(q_.rows(), 3);
+  for (std::size_t b = 0; b < sys_.bodies().size(); ++b)
+    v_.middleRows(sys_.node_offset(static_cast<int>(b)), sys_.bodies()[b].num_nodes()).rowwise() =
+        sys_.bodies()[b].initial_velocity.transpose();
+  for (const PrescribedNode& p : sys_.prescribed()) v_.row(p.node).setZero();
+}
+
+void TimeStepper::set_prescribed_targets(int body, const Positions& targets) {
+  const Positions current = prescribed_targets(body, time());  // checks the body
+  if (targets.rows() != current.rows() || targets.cols() != 3)
+    throw std::invalid_argument("body '" + sys_.bodies()[body].name + "' has " + std::to_string(current.rows()) +
+                                " prescribed nodes, got " + std::to_string(targets.rows()) + " targets");
+  target_override_[body] = targets;
+}
+
+void TimeStepper::clear_prescribed_targets(int body) { target_override_.at(body).reset(); }
+
+Positions TimeStepper::prescribed_targets(int body, double t) const {
+  if (body < 0 || body >= static_cast<int>(sys_.bodies().size()))
+    throw std::invalid_argument("no body " + std::to_string(body));
+  const std::vector<Vec3> all = all_prescribed_targets(t);
+  std::vector<int> rows;
+  for (std::size_t i = 0; i < all.size(); ++i)
+    if (sys_.prescribed()[i].body == body) rows.push_back(static_cast<int>(i));
+  if (rows.empty()) throw std::invalid_argument("body '" + sys_.bodies()[body].name + "' has no prescribed nodes");
+  Positions out(static_cast<Eigen::Index>(rows.size()), 3);
+  for (std::size_t k = 0; k < rows.size(); ++k) out.row(static_cast<Eigen::Index>(k)) = all[rows[k]].transpose();
+  return out;
+}
+
+std::vector<Vec3> TimeStepper::all_prescribed_targets(double t) const {
+  std::vector<Vec3> targets;
+  std::vector<int> rank(sys_.bodies().size(), 0);  // the node's row among its body's prescribed nodes
+  for (const PrescribedNode& p : sys_.prescribed()) {
+    const Body& b = sys_.bodies()[p.body];
+    const int row = rank[p.body]++;
+    if (target_override_[p.body]) {
+      targets.push_back(target_override_[p.body]->row(row).transpose());
+      continue;
+    }
+    const Vec3 rest = b.node_rest.row(p.node - sys_.node_offset(p.body)).transpose();
+    targets.push_back(b.motion.apply(t, rest, b.pivot));
+  }
+  return targets;
+}
+
+std::vector<Positions> TimeStepper::fine_positions() const {
+  std::vector<Positions> out;
+  for (std::size_t b = 0; b < sys_.bodies().size(); ++b) out.push_back(sys_.fine_positions(static_cast<int>(b), q_));
+  return out;
+}
+
+bool TimeStepper::try_move_prescribed(Positions& q, const std::vector<Vec3>& targets) const {
+  Positions dq = Positions::Zero(q.rows(), 3);
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    const int node = sys_.prescribed()[i].node;
+    dq.row(node) = targets[i].transpose() - q.row(node);
+  }
+  if (dq.isZero(0.0)) return true;
+  if (queries_.collision_free_fraction(q, dq) < 1.0) return false;
+  q += dq;
+  return true;
+}
+
+bool TimeStepper::start_step(Positions& q, const std::vector<Vec3>& targets, const Positions& q_tilde,
+                           const ContactSet* contacts) const {
+  auto free_nodes_to_tilde = [&](const Positions& from) {
+    Positions d = q_tilde - from;
+    for (const PrescribedNode& p : sys_.prescribed()) d.row(p.node).setZero();
+    return d;
+  };
+  Positions both = free_nodes_to_tilde(q);
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    const int node = sys_.prescribed()[i].node;
+    both.row(node) = targets[i].transpose() - q.row(node);
+  }
+  // Usually the whole move is collision free: one sweep.
+  if (!both.isZero(0.0) && queries_.collision_free_fraction(q, both, contacts) >= 1.0) {
+    q += both;
+    return true;
+  }
+  const bool moved = try_move_prescribed(q, targets);
+  const Positions to_tilde = free_nodes_to_tilde(q);
+  if (!to_tilde.isZero(0.0)) q += std::min(1.0, queries_.collision_free_fraction(q, to_tilde)) * to_tilde;
+  return moved;
+}
+
+double TimeStepper::current_min_distance() const {
+  const Positions x = sys_.collision().positions(q_);
+  const Candidates c = find_candidates(sys_.collision().mesh(), x, x, params_.contact.dhat);
+  return minimum_distance(sys_.collision().mesh(), x, c, params_.ground_height);
+}
+
+StepStats TimeStepper::step() {
+  const auto start = std::chrono::steady_clock::now();
+  const double h = params_.dt;
+  const double t1 = (step_ + 1) * h;
+  const CollisionMesh& mesh = sys_.collision().mesh();
+
+  StepContext s;
+  s.q_prev = q_;
+  s.q_tilde = q_ + h * v_;
+  s.x_prev = sys_.collision().positions(q_);
+  s.external_force = sys_.gravity_force(params_.gravity);
+  if (params_.contact.friction > 0) {
+    if (!contacts_) contacts_ = queries_.contacts_at(q_);
+    s.friction = build_friction_set(mesh, s.x_prev, *contacts_, params_.contact.dhat, params_.contact.kappa,
+                                    params_.contact.friction, params_.contact.epsv, h);
+  }
+  Positions q = q_;
+  const std::vector<Vec3> targets = all_prescribed_targets(t1);
+  std::vector<bool> fixed(sys_.num_dofs(), false);
+  // Starting from x_t + h v_t instead of x_t halves the Newton iterations of
+  // steady motion (grasp: 5.8 -> 3.6 per step at h = 0.02) with the same result.
+  // The start's sweep and the damping matrix are independent: side by side.
+  bool moved = false;
+  parallel_both([&] { s.damping = potential_.damping_matrix(q_); },
+                [&] { moved = start_step(q, targets, s.q_tilde, contacts_ ? &*contacts_ : nullptr); });
+  if (moved)
+    for (const PrescribedNode& p : sys_.prescribed())
+      for (int d = 0; d < 3; ++d) fixed[3 * p.node + d] = true;
+
+  StepStats stats;
+  if (moved) {
+    const NewtonResult r = newton_.solve(s, q, fixed, t1);
+    stats.newton_iterations = r.iterations;
+    stats.factorizations = r.factorizations;
+    stats.line_search_steps = r.line_search_steps;
+  } else {
+    // Augmented Lagrangian (IPC 2020, Sec. 4.4): pull prescribed nodes towards
+    // their targets through the energy, so the barrier keeps everything apart.
+    for (std::size_t i = 0; i < targets.size(); ++i) {
+      const int node = sys_.prescribed()[i].node;
+      const double m = sys_.node_mass().coeff(node, node);
+      s.targets.push_back({node, targets[i], Vec3::Zero(), m > 0 ? m : sys_.typical_node_mass()});
+    }
+    s.al_stiffness = 1e3;
+    auto residual = [&](const Positions& qq) {
+      double r = 0;
+      for (const PrescribedTarget& t : s.targets) r += t.weight * (qq.row(t.node).transpose() - t.target).squaredNorm();
+      return std::sqrt(r);
+    };
+    const double initial = residual(q_);
+    for (int round = 0; round < params_.solver.max_al_rounds; ++round) {
+      const NewtonResult r = newton_.solve(s, q, fixed, t1);
+      stats.newton_iterations += r.iterations;
+      stats.factorizations += r.factorizations;
+      stats.line_search_steps += r.line_search_steps;
+      const double progress = 1.0 - residual(q) / initial;
+      if (progress >= 0.999) break;
+      if (progress < 0.99) {
+        s.al_stiffness *= 2.0;
+      } else {
+        for (PrescribedTarget& t : s.targets) t.lambda -= s.al_stiffness * (q.row(t.node).transpose() - t.target);
+      }
+    }
+    // Close the remaining gap exactly when that is collision free.
+    s.targets.clear();
+    try_move_prescribed(q, targets);
+  }
+
+  const Positions v = (q - q_) / h;
+  if (!q.allFinite() || !v.allFinite())
+    throw SolverFailure("non-finite state (NaN or inf) after the step to t = " + std::to_string(t1) + " s");
+  v_ = v;
+  q_ = q;
+  ++step_;
+
+  const Positions x = sys_.collision().positions(q_);
+  contacts_ = queries_.contacts_at(q_);
+  const Candidates& c = queries_.candidates_near(q_);
+  const ContactSet& contacts = *contacts_;
+  stats.min_distance = minimum_distance(mesh, x, c, contacts);
+  stats.active_pairs = static_cast<int>(contacts.size());
+  const FrictionSet friction = s.friction.value_or(FrictionSet{});
+  forces_ = body_pair_forces(mesh, contacts, contact_normal_forces(x, contacts, params_.contact.dhat, params_.contact.kappa),
+                             friction, contact_friction_forces(x, s.x_prev, friction));
+  stats.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return stats;
+}
+
+}  // namespace eipc

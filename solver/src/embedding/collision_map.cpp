@@ -1,0 +1,77 @@
+#include "eipc/embedding/collision_map.hpp"
+
+#include "eipc/mesh/surface.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace eipc {
+
+CollisionMap::CollisionMap(const std::vector<SurfaceOnNodes>& bodies, int num_nodes) {
+  std::vector<Eigen::Triplet<double>> jac;
+  std::vector<Eigen::RowVector3i> faces;
+  std::vector<Eigen::RowVector3d> rest;
+  std::vector<Eigen::RowVector4i> map_nodes;
+  std::vector<Eigen::RowVector4d> map_weights;
+  for (std::size_t bi = 0; bi < bodies.size(); ++bi) {
+    const SurfaceOnNodes& b = bodies[bi];
+    std::map<int, int> local;  // fine vertex -> collision vertex
+    for (Eigen::Index f = 0; f < b.surface->rows(); ++f)
+      for (int k = 0; k < 3; ++k) local.emplace((*b.surface)(f, k), 0);
+    for (auto& [fine, col] : local) {
+      col = static_cast<int>(rest.size());
+      rest.push_back(b.fine_rest->row(fine));
+      mesh_.vertex_body.push_back(static_cast<int>(bi));
+      std::vector<std::pair<int, double>> terms;  // (node, weight), by node as J q sums them
+      for (int j = 0; j < 4; ++j)
+        if (b.map->weights(fine, j) != 0.0) terms.emplace_back(b.node_offset + b.map->nodes(fine, j), b.map->weights(fine, j));
+      std::sort(terms.begin(), terms.end());
+      map_nodes.emplace_back(0, 0, 0, 0);
+      map_weights.emplace_back(0, 0, 0, 0);
+      for (std::size_t j = 0; j < terms.size(); ++j) {
+        const auto [node, w] = terms[j];
+        map_nodes.back()[static_cast<Eigen::Index>(j)] = node;
+        map_weights.back()[static_cast<Eigen::Index>(j)] = w;
+        for (int d = 0; d < 3; ++d) jac.emplace_back(3 * col + d, 3 * node + d, w);
+      }
+    }
+    for (Eigen::Index f = 0; f < b.surface->rows(); ++f)
+      faces.emplace_back(local.at((*b.surface)(f, 0)), local.at((*b.surface)(f, 1)), local.at((*b.surface)(f, 2)));
+  }
+  mesh_.rest.resize(static_cast<Eigen::Index>(rest.size()), 3);
+  for (std::size_t i = 0; i < rest.size(); ++i) mesh_.rest.row(i) = rest[i];
+  mesh_.faces.resize(static_cast<Eigen::Index>(faces.size()), 3);
+  for (std::size_t i = 0; i < faces.size(); ++i) mesh_.faces.row(i) = faces[i];
+  mesh_.edges = unique_edges(mesh_.faces);
+  jacobian_.resize(3 * static_cast<Eigen::Index>(rest.size()), 3 * num_nodes);
+  jacobian_.setFromTriplets(jac.begin(), jac.end());
+  map_.nodes.resize(static_cast<Eigen::Index>(map_nodes.size()), 4);
+  map_.weights.resize(static_cast<Eigen::Index>(map_nodes.size()), 4);
+  for (std::size_t i = 0; i < map_nodes.size(); ++i) {
+    map_.nodes.row(static_cast<Eigen::Index>(i)) = map_nodes[i];
+    map_.weights.row(static_cast<Eigen::Index>(i)) = map_weights[i];
+  }
+}
+
+Positions CollisionMap::positions(const Positions& q) const {
+  const std::lock_guard<std::mutex> lock(remembered_mutex_);
+  ++uses_;
+  for (RememberedPositions& r : remembered_)
+    if (r.last_use >= 0 && r.q.rows() == q.rows() && r.q == q) {
+      r.last_use = uses_;
+      return r.x;
+    }
+  RememberedPositions& oldest = *std::min_element(
+      remembered_.begin(), remembered_.end(),
+      [](const RememberedPositions& a, const RememberedPositions& b) { return a.last_use < b.last_use; });
+  oldest.q = q;
+  oldest.x = map_.apply(q);
+  oldest.last_use = uses_;
+  return oldest.x;
+}
+
+VecX CollisionMap::pull_back(const VecX& collision_gradient) const {
+  return jacobian_.transpose() * collision_gradient;
+}
+
+}  // namespace eipc

@@ -1,0 +1,27 @@
+# Fails when a file of the numerical core includes a header of a layer above it
+# (scene JSON, HDF5 trajectories, CGAL certification, the run loop) or of the
+# libraries only those layers use. Usage:
+#   cmake -DROOT=<solver dir> -P check_core_includes.cmake
+set(CORE_FOLDERS geometry mesh elasticity distance broad_phase ccd barrier friction collisions embedding dynamics optim util)
+set(FORBIDDEN "#[ \t]*include[ \t]*[<\"](eipc/(io|scene|certify|simulation|analysis)/|CGAL/|H5|hdf5|nlohmann/)")
+set(files "")
+foreach(folder ${CORE_FOLDERS})
+  file(GLOB_RECURSE found "${ROOT}/src/${folder}/*.cpp" "${ROOT}/src/${folder}/*.hpp" "${ROOT}/include/eipc/${folder}/*.hpp")
+  list(APPEND files ${found})
+endforeach()
+list(LENGTH files count)
+if(count EQUAL 0)
+  message(FATAL_ERROR "no core files under ${ROOT}: wrong ROOT?")
+endif()
+set(bad "")
+foreach(f ${files})
+  file(STRINGS "${f}" lines REGEX "${FORBIDDEN}")
+  foreach(line ${lines})
+    list(APPEND bad "${f}: ${line}")
+  endforeach()
+endforeach()
+if(bad)
+  list(JOIN bad "\n  " text)
+  message(FATAL_ERROR "the numerical core includes headers of the layers above it:\n  ${text}")
+endif()
+message(STATUS "core layering: ${count} files include nothing above the core")
