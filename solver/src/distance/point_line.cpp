@@ -21,7 +21,8 @@ double point_line_distance_sq(const Vec3& p, const Vec3& e0, const Vec3& e1) {
 Vec<9> point_line_distance_sq_gradient(const Vec3& p, const Vec3& e0, const Vec3& e1) {
   const Vec3 u = e0 - p, v = e1 - p, e = e1 - e0, c = u.cross(v);
   const double q = e.squaredNorm(), cc = c.squaredNorm();
-  return detail::cross_jacobian<9>(u, v, kPointLineU, kPointLineV).transpose() * (2 / q * c) + kPointLineE.transpose() * (-2 * cc / (q * q) * e);
+  return detail::cross_jacobian<9>(u, v, kPointLineU, kPointLineV).transpose() * (2 / q * c) +
+         kPointLineE.transpose() * (-2 * cc / (q * q) * e);
 }
 
 /// f_cc = 2I/q,  f_ce = -4 c e^T / q^2,  f_ee = -2 (c.c) I / q^2 + 8 (c.c) e e^T / q^3;

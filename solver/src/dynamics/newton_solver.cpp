@@ -48,7 +48,8 @@ NewtonSolver::NewtonSolver(const DofSystem& system, const SimulationParams& para
                            const ContactQueries& queries, PhaseTimes& times)
     : sys_(system), params_(params), potential_(potential), queries_(queries), times_(times) {}
 
-bool NewtonSolver::converged_after_last_step(Positions& q, const Positions& dq, double move, const ContactSet& contacts) const {
+bool NewtonSolver::converged_after_last_step(Positions& q, const Positions& dq, double move,
+                                             const ContactSet& contacts) const {
   if (move / params_.dt >= params_.solver.newton_tol) return false;
   // Converged: still take this last (tiny) step when it is collision free.
   // Otherwise the stopping error, up to newton_tol * h per step, builds up
@@ -58,7 +59,7 @@ bool NewtonSolver::converged_after_last_step(Positions& q, const Positions& dq, 
 }
 
 bool NewtonSolver::newton_direction(const StepContext& s, const Positions& q, const ContactSet& contacts,
-                                 const std::vector<bool>& fixed, bool project, double t1, VecX& direction) {
+                                   const std::vector<bool>& fixed, bool project, double t1, VecX& direction) {
   VecX g;
   SparseMatrix H;
   {
@@ -72,7 +73,7 @@ bool NewtonSolver::newton_direction(const StepContext& s, const Positions& q, co
 }
 
 bool NewtonSolver::chord_direction(const StepContext& s, const Positions& q, const ContactSet& contacts,
-                                const std::vector<bool>& fixed, VecX& direction) {
+                                  const std::vector<bool>& fixed, VecX& direction) {
   if (!factorized_ || factorized_->fixed != fixed || !same_pairs(contacts, factorized_->contacts)) return false;
   VecX g;
   {

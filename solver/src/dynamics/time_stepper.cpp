@@ -85,7 +85,7 @@ bool TimeStepper::try_move_prescribed(Positions& q, const std::vector<Vec3>& tar
 }
 
 bool TimeStepper::start_step(Positions& q, const std::vector<Vec3>& targets, const Positions& q_tilde,
-                           const ContactSet* contacts) const {
+                              const ContactSet* contacts) const {
   auto free_nodes_to_tilde = [&](const Positions& from) {
     Positions d = q_tilde - from;
     for (const PrescribedNode& p : sys_.prescribed()) d.row(p.node).setZero();
@@ -96,7 +96,7 @@ bool TimeStepper::start_step(Positions& q, const std::vector<Vec3>& targets, con
     const int node = sys_.prescribed()[i].node;
     both.row(node) = targets[i].transpose() - q.row(node);
   }
-  // Usually the whole move is collision free: one sweep.
+  // Usually the whole move is collision free: one CCD pass.
   if (!both.isZero(0.0) && queries_.collision_free_fraction(q, both, contacts) >= 1.0) {
     q += both;
     return true;
@@ -134,7 +134,7 @@ StepStats TimeStepper::step() {
   std::vector<bool> fixed(sys_.num_dofs(), false);
   // Starting from x_t + h v_t instead of x_t halves the Newton iterations of
   // steady motion (grasp: 5.8 -> 3.6 per step at h = 0.02) with the same result.
-  // The start's sweep and the damping matrix are independent: side by side.
+  // The start's CCD and the damping matrix are independent: side by side.
   bool moved = false;
   parallel_both([&] { s.damping = potential_.damping_matrix(q_); },
                 [&] { moved = start_step(q, targets, s.q_tilde, contacts_ ? &*contacts_ : nullptr); });

@@ -1,6 +1,6 @@
 #include "eipc/simulation/simulation.hpp"
 
-#include "eipc/certify/simulator_check.hpp"
+#include "eipc/certify/state_check.hpp"
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
@@ -29,7 +29,7 @@ StepStats no_steps_yet() {
 
 /// Refuses (InputError) a start where bodies touch or intersect, checked exactly.
 void check_initial_state(const TimeStepper& stepper, const std::string& scene_path) {
-  const certify::FrameCheck check = certify::check_simulator_state(stepper);
+  const certify::FrameCheck check = certify::check_stepper_state(stepper);
   if (check.ok()) return;
   const certify::Violation& v = check.examples.front();
   const auto name = [&](int b) { return b >= 0 ? "'" + stepper.system().bodies()[b].name + "'" : std::string("?"); };
@@ -165,6 +165,8 @@ StepStats Simulation::step() {
   const long n = step_index() + 1;
   StepStats s;
   try {
+    if (stop_check_)
+      if (const std::optional<std::string> stop = stop_check_()) throw SolverFailure(*stop);
     if (wall_limit_ && now - *run_start_ >= std::chrono::duration<double>(*wall_limit_))
       throw WallTimeExceeded("wall-time limit reached before the step");
     s = stepper_->step();

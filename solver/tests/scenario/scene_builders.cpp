@@ -1,6 +1,6 @@
 #include "scene_builders.hpp"
 
-#include "eipc/certify/simulator_check.hpp"
+#include "eipc/certify/state_check.hpp"
 #include "eipc/testing/box_mesh.hpp"
 #include "eipc/mesh/surface.hpp"
 
@@ -31,6 +31,6 @@ Vec3 body_centroid(const TimeStepper& sim, int body) {
   return sim.fine_positions()[body].colwise().mean().transpose();
 }
 
-bool intersection_free(const TimeStepper& sim) { return certify::check_simulator_state(sim).ok(); }
+bool intersection_free(const TimeStepper& sim) { return certify::check_stepper_state(sim).ok(); }
 
 }  // namespace eipc::test

@@ -64,6 +64,11 @@ public:
   /// of wall time; the reason starts with `label` if given.
   void set_wall_limit(double seconds, std::string label = "");
 
+  /// Asked before every step; a reason it returns fails that step (as a
+  /// SolverFailure with that reason) instead of taking it: a stop request
+  /// (a signal, a controller's decision).
+  void set_stop_check(std::function<std::optional<std::string>()> check) { stop_check_ = std::move(check); }
+
   /// Advances one step (see the file comment for failures). std::logic_error
   /// after the last step of the scene or after a failure.
   StepStats step();
@@ -101,6 +106,7 @@ private:
   std::optional<std::chrono::steady_clock::time_point> run_start_;
   std::optional<double> wall_limit_;
   std::string wall_limit_label_;
+  std::function<std::optional<std::string>()> stop_check_;
   bool finished_ = false;
 };
 

@@ -1,5 +1,6 @@
 // ContactPullback against the dense product J^T H J for contacts on an
 // embedded and a full-space body (shared nodes, weights, ground contacts).
+#include "eipc/dynamics/dof_system.hpp"
 #include "eipc/embedding/contact_pullback.hpp"
 #include "eipc/embedding/embedded_body.hpp"
 #include "eipc/embedding/lattice_embedding.hpp"

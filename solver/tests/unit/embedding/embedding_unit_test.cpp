@@ -1,4 +1,5 @@
 // Point location, embedded-body construction and lattice embeddings.
+#include "eipc/dynamics/body.hpp"
 #include "eipc/embedding/embedded_body.hpp"
 #include "eipc/embedding/lattice_embedding.hpp"
 #include "eipc/embedding/point_location.hpp"

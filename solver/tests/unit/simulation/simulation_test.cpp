@@ -116,3 +116,25 @@ TEST_CASE("A failed step finishes the sinks as incomplete with the last state an
 }
 
 }  // namespace eipc
+
+namespace eipc {
+
+TEST_CASE("A stop request fails the next step: the run ends incomplete with its reason", "[simulation]") {
+  test::Workspace w;
+  Simulation sim(load_scene(w.scene("", R"("duration": 0.05,)")), 1);
+  RecordingSink sink;
+  sim.add_sink(sink);
+  sim.set_stop_check([&]() -> std::optional<std::string> {
+    if (sim.step_index() == 2) return std::string("stopped by a test");
+    return std::nullopt;
+  });
+  const RunSummary& summary = sim.run();
+  CHECK(summary.failed);
+  CHECK(summary.steps == 2);
+  CHECK(summary.reason == "step 3: stopped by a test");
+  REQUIRE(sink.status == TrajectoryStatus::incomplete);
+  CHECK(sink.reason == summary.reason);
+  CHECK(sink.frames.back().step == 2);
+}
+
+}  // namespace eipc

@@ -6,7 +6,7 @@
 
 namespace eipc::certify {
 
-/// check_frame on the simulator's full-resolution surfaces and its ground.
-FrameCheck check_simulator_state(const TimeStepper& sim);
+/// check_frame on the stepper's full-resolution surfaces and its ground.
+FrameCheck check_stepper_state(const TimeStepper& stepper);
 
 }  // namespace eipc::certify

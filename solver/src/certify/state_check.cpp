@@ -1,10 +1,10 @@
-#include "eipc/certify/simulator_check.hpp"
+#include "eipc/certify/state_check.hpp"
 
 #include "eipc/certify/exact_tests.hpp"
 
 namespace eipc::certify {
 
-FrameCheck check_simulator_state(const TimeStepper& sim) {
+FrameCheck check_stepper_state(const TimeStepper& sim) {
   const std::vector<Positions> x = sim.fine_positions();
   const std::vector<Body>& bodies = sim.system().bodies();
   std::vector<BodyState> states;
