@@ -5,12 +5,14 @@
 #include "eipc/scene/scene.hpp"
 #include "eipc/util/parallel.hpp"
 #include "run_setup.hpp"
+#include "stop_signal.hpp"
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <limits>
 #include <unistd.h>
 
@@ -122,8 +124,13 @@ int run(const RunOptions& o) {
   StepStats pending;
   pending.min_distance = std::numeric_limits<double>::infinity();
   int code = 0;
+  // SIGINT/SIGTERM (Ctrl-C, kill, Slurm's scancel) end the run after the current step,
+  // with the trajectory kept and marked incomplete, like a solver failure (exit 3).
+  catch_stop_signals();
   try {
     for (long n = 1; n <= steps; ++n) {
+      if (const int sig = stop_signal())
+        throw SolverFailure(fmt::format("stopped by {} before the step", sig == SIGINT ? "SIGINT" : "SIGTERM"));
       if (o.max_wall && std::chrono::steady_clock::now() - start >= std::chrono::duration<double>(*o.max_wall))
         throw WallTimeExceeded("wall-time limit reached before the step");
       const StepStats s = sim.step();
