@@ -24,6 +24,26 @@ id munge >/dev/null 2>&1 || skip "no munge user (Debian package munge)"
 "$py" -c 'import h5py, numpy' 2>/dev/null || skip "$py has no h5py/numpy (python3-h5py)"
 [[ -x $eipc ]] || { echo "error: $eipc not built" >&2; exit 1; }
 
+# A network namespace of our own that has only the loopback: the daemons' traffic cannot
+# leave the machine, and their ports meet nothing of the host's (slurmctld listens on all
+# interfaces whatever slurm.conf says). Without one (no unshare permission in a container),
+# the loopback addresses and ports of our own below still keep us apart from the host.
+if [[ -z ${EIPC_SLURM_TEST_NETNS:-} ]] && command -v ip >/dev/null && unshare --net true 2>/dev/null; then
+  exec env EIPC_SLURM_TEST_NETNS=1 unshare --net -- "$0" "$@"
+fi
+if [[ -n ${EIPC_SLURM_TEST_NETNS:-} ]]; then
+  ip link set lo up
+  # slurmd binds with getaddrinfo(AI_PASSIVE | AI_ADDRCONFIG), which finds nothing while the
+  # loopback is the only interface with an address: give it a veth pair whose both ends stay
+  # in this namespace (no route leads out of it).
+  ip link add eipc0 type veth peer name eipc1 && ip addr add 10.254.254.1/32 dev eipc0 &&
+    ip link set eipc0 up && ip link set eipc1 up ||
+    { echo "cannot set up the test's network namespace"; exit 1; }
+  echo "[slurm test] in a network namespace of its own: $(ip -brief addr | tr -s ' \n' ' ')"
+else
+  echo "[slurm test] note: no network namespace (unshare --net refused); slurmctld listens on all interfaces"
+fi
+
 tmp=$(mktemp -d /tmp/eipc-slurm-test.XXXXXX)
 chmod 755 "$tmp"  # munged (user munge) must reach its directory; nothing in it is secret but the key
 pids=()
@@ -32,10 +52,10 @@ cleanup() {
   local code=$?
   set +e
   # Our jobs first (their processes belong to slurmstepd, not to us), then the daemons.
-  if [[ -f $tmp/slurm.conf ]] && ((${#pids[@]} > 1)); then
-    SLURM_CONF=$tmp/slurm.conf scancel --name=eipc-sweep 2>/dev/null
+  if [[ -f $tmp/slurm.conf ]] && ((${#pids[@]} > 1)) && kill -0 "${pids[1]}" 2>/dev/null; then
+    SLURM_CONF=$tmp/slurm.conf timeout 10 scancel --name=eipc-sweep 2>/dev/null
     for _ in $(seq 40); do
-      [[ -z $(SLURM_CONF=$tmp/slurm.conf squeue -h 2>/dev/null) ]] && break
+      [[ -z $(SLURM_CONF=$tmp/slurm.conf timeout 5 squeue -h 2>/dev/null) ]] && break
       sleep 0.5
     done
   fi
@@ -68,6 +88,10 @@ for _ in $(seq 50); do [[ -S $tmp/munge/munge.sock ]] && break; sleep 0.1; done
 # --- slurm.conf: one node on the loopback with this machine's cores, ports of our own
 # (a system Slurm on 6817/6818 is left alone), nothing read from /etc/slurm.
 host=$(hostname -s)
+# Outside a namespace of our own, bind slurmd to 127.0.0.1 (slurmctld ignores this). Inside
+# one it would fail: with only the loopback up, getaddrinfo(AI_ADDRCONFIG) resolves no name.
+bind_option=CommunicationParameters=NoInAddrAny
+[[ -n ${EIPC_SLURM_TEST_NETNS:-} ]] && bind_option="# (network namespace: loopback only)"
 port=$((20000 + ($$ % 5000) * 2))
 mkdir -p "$tmp/state" "$tmp/spool"
 : >"$tmp/plugstack.conf"
@@ -76,7 +100,7 @@ ClusterName=eipctest
 SlurmctldHost=$host(127.0.0.1)
 SlurmctldPort=$port
 SlurmdPort=$((port + 1))
-CommunicationParameters=NoInAddrAny
+$bind_option
 SlurmUser=root
 AuthType=auth/munge
 AuthInfo=socket=$tmp/munge/munge.sock
@@ -96,6 +120,7 @@ SlurmdPidFile=$tmp/slurmd.pid
 SlurmctldLogFile=$tmp/slurmctld.log
 SlurmdLogFile=$tmp/slurmd.log
 ReturnToService=2
+MailProg=/bin/true
 KillWait=10
 NodeName=$host NodeAddr=127.0.0.1 CPUs=$(nproc) RealMemory=1000 State=UNKNOWN
 PartitionName=test Nodes=$host Default=YES MaxTime=INFINITE State=UP
@@ -106,12 +131,13 @@ pids+=($!)
 slurmd -D -f "$SLURM_CONF" >>"$tmp/slurmd.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 100); do
-  sinfo -h -o %t 2>/dev/null | grep -qx idle && break
+  timeout 5 sinfo -h -o %t 2>/dev/null | grep -qx idle && break
+  for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null || { echo "a daemon (pid $pid) died"; exit 1; }; done
   sleep 0.2
 done
-sinfo -h -o %t | grep -qx idle || { echo "the Slurm node did not come up"; sinfo; exit 1; }
+timeout 5 sinfo -h -o %t | grep -qx idle || { echo "the Slurm node did not come up"; exit 1; }
 log "slurm up: $(sinfo -h -o '%P %D %t %c')"
-# What the daemons listen on (for the record: NoInAddrAny binds them to 127.0.0.1).
+# What the daemons listen on, for the log (NoInAddrAny binds slurmd to 127.0.0.1 only).
 if command -v ss >/dev/null; then ss -ltnp 2>/dev/null | grep -E ":($port|$((port + 1))) " || true; fi
 
 # --- the sweep: references at h = 1e-3 as tasks too; the full one (2000 steps) is the
