@@ -54,7 +54,7 @@ Output capture(const std::vector<std::string>& argv, const std::string& dir) {
 
 std::string jobs_file(const std::string& dir) { return dir + "/slurm/jobs.txt"; }
 
-/// The submissions: job id -> the plan index of each array task id (the same numbers).
+/// Job ids of the sweep's submissions, oldest first.
 std::vector<std::string> submitted_jobs(const std::string& dir) {
   std::ifstream in(jobs_file(dir));
   std::vector<std::string> jobs;

@@ -18,6 +18,7 @@
 #include <fmt/core.h>
 
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <deque>
 #include <filesystem>
@@ -56,9 +57,14 @@ public:
         queue.pop_front();
         running_.emplace(spawn_child({exe_, "sweep-task", o_.out, std::to_string(i)}, "", ""), i);
       }
+      // Polling (20 per second) rather than blocking: a signal arriving just before a
+      // blocking wait would leave the tasks running on, unaware of it.
       int status = 0;
-      const pid_t pid = ::waitpid(-1, &status, 0);
-      if (pid < 0 && errno == EINTR) continue;
+      const pid_t pid = ::waitpid(-1, &status, WNOHANG);
+      if (pid == 0 || (pid < 0 && errno == EINTR)) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        continue;
+      }
       if (pid < 0 || running_.erase(pid) == 0) throw std::runtime_error("sweep: lost track of a child process");
       fmt::print(stderr, "[sweep] {} of {} tasks finished, {} running\n", ++finished, total, running_.size());
     }
