@@ -81,8 +81,11 @@ std::vector<SweepRun> plan_sweep(const SweepOptions& o) {
     // The same directory as runs.csv's error column reads: REF/<scenario>/<embedding>.h5.
     const std::string dir = (std::filesystem::path(*o.reference) / scenario).string();
     for (const std::string& embedding : o.embeddings) {
+      // A sweep's task writes <E>.attempt.json before anything else and its record <E>.json
+      // last, so the answer stays the same while a task makes the file (tasks plan again).
       const std::string file = dir + "/" + embedding;
-      const bool made_by_a_sweep = std::filesystem::exists(file + ".json");
+      const bool made_by_a_sweep =
+          std::filesystem::exists(file + ".attempt.json") || std::filesystem::exists(file + ".json");
       if (!std::filesystem::exists(file + ".h5") || made_by_a_sweep)
         add(RunKind::reference, embedding, *o.reference_dt, embedding, dir);
     }

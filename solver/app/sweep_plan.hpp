@@ -53,7 +53,8 @@ std::string scenario_name(const std::string& scene, const std::vector<std::strin
 
 /// Every (embedding, dt) combination in the order given, embeddings outermost; first, with
 /// --reference-dt, a reference run per embedding whose REF/<scenario>/<embedding>.h5 is
-/// missing or was made by an earlier sweep (a reference the sweep did not make is only read).
+/// missing or made by a sweep (its record or attempt file is beside it); a reference
+/// the sweep did not make is only read.
 std::vector<SweepRun> plan_sweep(const SweepOptions& options);
 
 }  // namespace eipc::cli

@@ -158,7 +158,7 @@ index=$("$py" -c 'import json,sys; r=json.load(open(sys.argv[1]))["runs"]; print
   "$out/sweep-plan.json" "$target.h5")
 for _ in $(seq 600); do [[ -f $target.h5.partial ]] && break; sleep 0.1; done
 [[ -f $target.h5.partial ]] || { echo "FAIL: task $index never started"; exit 1; }
-sleep 1
+sleep 0.5  # some steps stored
 log "scancel ${job}_$index"
 scancel "${job}_$index"
 for _ in $(seq 600); do [[ -z $(squeue -h -j "$job" 2>/dev/null) ]] && break; sleep 0.2; done
