@@ -32,6 +32,7 @@ if [[ -z ${EIPC_SLURM_TEST_NETNS:-} ]] && command -v ip >/dev/null && unshare --
   exec env EIPC_SLURM_TEST_NETNS=1 unshare --net -- "$0" "$@"
 fi
 if [[ -n ${EIPC_SLURM_TEST_NETNS:-} ]]; then
+  [[ $(ip -o link | wc -l) == 1 ]] || { echo "error: not in a fresh network namespace"; exit 1; }
   ip link set lo up
   # slurmd binds with getaddrinfo(AI_PASSIVE | AI_ADDRCONFIG), which finds nothing while the
   # loopback is the only interface with an address: give it a veth pair whose both ends stay
@@ -159,6 +160,9 @@ index=$("$py" -c 'import json,sys; r=json.load(open(sys.argv[1]))["runs"]; print
 for _ in $(seq 600); do [[ -f $target.h5.partial ]] && break; sleep 0.1; done
 [[ -f $target.h5.partial ]] || { echo "FAIL: task $index never started"; exit 1; }
 sleep 0.5  # some steps stored
+"$eipc" sweep --status "$out" >"$tmp/status0.txt"
+grep -E "^$index +running .* ${job}_$index " "$tmp/status0.txt" >/dev/null ||
+  { cat "$tmp/status0.txt"; echo "FAIL: --status does not show run $index running as ${job}_$index"; exit 1; }
 log "scancel ${job}_$index"
 scancel "${job}_$index"
 for _ in $(seq 600); do [[ -z $(squeue -h -j "$job" 2>/dev/null) ]] && break; sleep 0.2; done
