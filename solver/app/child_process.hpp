@@ -11,7 +11,7 @@ namespace eipc::cli {
 std::string self_executable();
 
 /// Starts `argv` (argv[0] is the executable path) with stdout and stderr written to the
-/// given files (truncated). Returns the child's pid; throws std::runtime_error on failure.
+/// given files (truncated; an empty path: the parent's stream). Returns the child's pid; throws std::runtime_error on failure.
 pid_t spawn_child(const std::vector<std::string>& argv, const std::string& stdout_path,
                   const std::string& stderr_path);
 

@@ -1,12 +1,14 @@
 // eipc run SCENE.json: simulate a scene, write its trajectory, print a summary.
 #include "commands.hpp"
 #include "eipc/simulation/simulation.hpp"
+#include "stop_signal.hpp"
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <limits>
 #include <unistd.h>
 
@@ -71,6 +73,13 @@ int run(const RunOptions& o) {
   TrajectorySink trajectory(out, sim.header());
   sim.add_sink(trajectory);
   if (o.max_wall) sim.set_wall_limit(*o.max_wall, fmt::format("--max-wall {} s exceeded", *o.max_wall));
+  // SIGINT/SIGTERM (Ctrl-C, kill, Slurm's scancel) end the run after the current step,
+  // with the trajectory kept and marked incomplete, like a solver failure (exit 3).
+  catch_stop_signals();
+  sim.set_stop_check([]() -> std::optional<std::string> {
+    if (const int sig = stop_signal()) return fmt::format("stopped by {} before the step", sig == SIGINT ? "SIGINT" : "SIGTERM");
+    return std::nullopt;
+  });
 
   const bool progress = isatty(STDERR_FILENO);
   const RunSummary& summary = sim.run([&](const Simulation& s, const StepStats& step) {

@@ -1,11 +1,17 @@
-// eipc sweep SCENE --dt LIST --embedding LIST --out DIR: every combination as a child
-// `eipc run`, several at once, each certified by a child `eipc certify`; resumable.
-// Layout and runs.csv: docs/sweep.md.
+// eipc sweep SCENE --dt LIST --embedding LIST --out DIR: every combination as a task
+// (`eipc sweep-task DIR INDEX`: run, then certify), several at once on this machine or
+// as a Slurm job array (--slurm); resumable; runs.csv collected the same way for both.
+// Layout, runs.csv and the cluster backend: docs/sweep.md.
 #include "child_process.hpp"
 #include "commands.hpp"
 #include "runs_table.hpp"
+#include "slurm_backend.hpp"
+#include "stop_signal.hpp"
 #include "sweep_plan.hpp"
+#include "sweep_plan_file.hpp"
 #include "sweep_records.hpp"
+#include "sweep_status.hpp"
+#include "sweep_task.hpp"
 
 #include "eipc/common.hpp"
 
@@ -17,6 +23,7 @@
 #include <deque>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <sys/wait.h>
 #include <thread>
 
@@ -24,137 +31,98 @@ namespace eipc::cli {
 namespace {
 
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
 
-volatile std::sig_atomic_t interrupted = 0;
-extern "C" void on_interrupt(int sig) { interrupted = sig; }
-
-/// SIGINT/SIGTERM interrupt waitpid (no SA_RESTART) so the sweep can stop its children.
-void catch_interrupts() {
-  struct sigaction sa {};
-  sa.sa_handler = on_interrupt;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
-}
-
-enum class TaskKind { run, certify };
-
-struct Task {
-  TaskKind kind;
-  std::size_t run;  ///< index into the plan
-};
-
-struct Running {
-  Task task;
-  Clock::time_point start;
-  std::string stdout_path;
-};
-
-class Scheduler {
+/// The local backend: up to --jobs task children at once, each `eipc sweep-task DIR INDEX`
+/// printing its own progress lines on the sweep's stderr.
+class LocalPool {
 public:
-  Scheduler(const SweepOptions& options, std::vector<SweepRun> runs)
-      : o_(options), runs_(std::move(runs)), exe_(self_executable()) {}
+  LocalPool(const SweepOptions& options, const std::vector<SweepRun>& runs)
+      : o_(options), runs_(runs), exe_(self_executable()) {}
 
-  /// Returns 0, or 128 + signal if interrupted (children stopped, their runs left unrecorded).
+  /// Returns 0, or 128 + signal if interrupted (the tasks stopped, see execute_run).
   int execute() {
+    std::deque<std::size_t> queue;
     for (std::size_t i = 0; i < runs_.size(); ++i) {
-      if (!run_is_finished(runs_[i], o_)) {
-        queue_.push_back({TaskKind::run, i});
-        ++simulations_;
-      } else {
-        fmt::print(stderr, "[sweep] skip   {} (finished earlier)\n", runs_[i].name);
-        if (wants_certificate(i)) queue_.push_back({TaskKind::certify, i});
-      }
+      if (run_needs(runs_[i], o_).any()) queue.push_back(i);
+      else fmt::print(stderr, "[sweep] skip   {} (finished earlier)\n", display_name(runs_[i]));
     }
+    const std::size_t total = queue.size();
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const std::size_t jobs = o_.jobs > 0 ? std::size_t(o_.jobs) : cores;
-    while (!queue_.empty() || !running_.empty()) {
-      if (interrupted) return stop_children();
-      while (running_.size() < jobs && !queue_.empty()) {
-        start(queue_.front());
-        queue_.pop_front();
+    std::size_t finished = 0;
+    while (!queue.empty() || !running_.empty()) {
+      if (stop_signal()) return stop_tasks();
+      while (running_.size() < jobs && !queue.empty()) {
+        const std::size_t i = queue.front();
+        queue.pop_front();
+        running_.emplace(spawn_child({exe_, "sweep-task", o_.out, std::to_string(i)}, "", ""), i);
       }
-      reap_one();
+      // Polling (20 per second) rather than blocking: a signal arriving just before a
+      // blocking wait would leave the tasks running on, unaware of it.
+      int status = 0;
+      const pid_t pid = ::waitpid(-1, &status, WNOHANG);
+      if (pid == 0 || (pid < 0 && errno == EINTR)) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        continue;
+      }
+      if (pid < 0 || running_.erase(pid) == 0) throw std::runtime_error("sweep: lost track of a child process");
+      fmt::print(stderr, "[sweep] {} of {} tasks finished, {} running\n", ++finished, total, running_.size());
     }
-    return interrupted ? stop_children() : 0;
+    return stop_signal() ? stop_tasks() : 0;
   }
 
 private:
-  bool wants_certificate(std::size_t i) const { return !o_.no_certify && !has_certificate(runs_[i], o_); }
-
-  void start(const Task& t) {
-    const SweepRun& r = runs_[t.run];
-    std::vector<std::string> argv{exe_};
-    Running job{t, Clock::now(), ""};
-    std::string err;
-    if (t.kind == TaskKind::run) {
-      // Whatever is left of an unfinished earlier attempt is replaced.
-      for (const char* suffix : {".json", ".certify.json", ".h5", ".xdmf"}) fs::remove(r.path(suffix));
-      argv.insert(argv.end(), r.command.begin(), r.command.end());
-      job.stdout_path = r.path(".stdout.partial");
-      err = r.log();
-      fmt::print(stderr, "[sweep] start  {} ({} of {} simulations)\n", r.name, ++started_, simulations_);
-    } else {
-      argv.insert(argv.end(), {"certify", r.trajectory(), "--json", "--threads", "1"});
-      if (o_.continuous) argv.push_back("--continuous");
-      job.stdout_path = r.path(".certify.json.partial");
-      err = r.path(".certify.log");
-      fmt::print(stderr, "[sweep] certify {}\n", r.name);
-    }
-    const pid_t pid = spawn_child(argv, job.stdout_path, err);
-    running_.emplace(pid, job);
-  }
-
-  /// Stops the running children (their runs are re-run next time) and returns 128 + signal.
-  int stop_children() {
-    for (const auto& [pid, job] : running_) ::kill(pid, SIGTERM);
-    for (const auto& [pid, job] : running_) {
+  /// Passes the stop on to the tasks and waits for them: each lets its child finish the
+  /// current step and records the run as incomplete.
+  int stop_tasks() {
+    for (const auto& [pid, index] : running_) ::kill(pid, SIGTERM);
+    for (const auto& [pid, index] : running_) {
       int status = 0;
       while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
       }
-      fmt::print(stderr, "[sweep] stopped {}\n", runs_[job.task.run].name);
+      fmt::print(stderr, "[sweep] stopped {}\n", display_name(runs_[index]));
     }
     running_.clear();
     fmt::print(stderr, "[sweep] interrupted; finished runs are kept: run the same command to resume\n");
-    return 128 + interrupted;
-  }
-
-  void reap_one() {
-    int status = 0;
-    pid_t pid;
-    do pid = ::waitpid(-1, &status, 0);
-    while (pid < 0 && errno == EINTR && !interrupted);
-    if (pid < 0 && interrupted) return;
-    const auto it = running_.find(pid);
-    if (pid < 0 || it == running_.end()) throw std::runtime_error("sweep: lost track of a child process");
-    const Running job = it->second;
-    running_.erase(it);
-    const int code = exit_code_of(status);
-    const double seconds = std::chrono::duration<double>(Clock::now() - job.start).count();
-    const SweepRun& r = runs_[job.task.run];
-    if (job.task.kind == TaskKind::run) {
-      const auto record = write_run_record(r, o_, code, job.stdout_path);
-      const std::string st = record.value("status", "failed");
-      ++finished_;
-      fmt::print(stderr, "[sweep] done   {}: {} (exit {}) in {:.1f} s; {} of {} simulations done, {} running\n",
-                 r.name, st, code, seconds, finished_, simulations_, running_.size());
-      if (code != 0) fmt::print(stderr, "[sweep]        see {}\n", r.log());
-      if (st != "failed" && wants_certificate(job.task.run)) queue_.push_front({TaskKind::certify, job.task.run});
-    } else {
-      write_certificate(r, code, job.stdout_path);
-      fmt::print(stderr, "[sweep] certified {}: {} in {:.1f} s\n", r.name, certified_value(r.certificate()),
-                 seconds);
-    }
+    return 128 + stop_signal();
   }
 
   const SweepOptions& o_;
-  std::vector<SweepRun> runs_;
+  const std::vector<SweepRun>& runs_;
   std::string exe_;
-  std::deque<Task> queue_;
-  std::map<pid_t, Running> running_;
-  int simulations_ = 0, started_ = 0, finished_ = 0;
+  std::map<pid_t, std::size_t> running_;
 };
+
+/// The Slurm backend: submits the runs that need work and are not queued already.
+/// Returns an exit code when done (nothing left to collect, or interrupted), nullopt
+/// when every task has ended and runs.csv is to be collected.
+std::optional<int> run_on_slurm(const SweepOptions& o, const std::vector<SweepRun>& runs, const SlurmOptions& so) {
+  const auto queued = queued_tasks(o.out);
+  std::vector<std::size_t> submit;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const auto q = queued.find(i);
+    if (q != queued.end())
+      fmt::print(stderr, "[sweep] queued {} (job {}_{}, {})\n", display_name(runs[i]), q->second.job_id,
+                 q->second.task_id, q->second.state);
+    else if (run_needs(runs[i], o).any())
+      submit.push_back(i);
+    else
+      fmt::print(stderr, "[sweep] skip   {} (finished earlier)\n", display_name(runs[i]));
+  }
+  if (!submit.empty()) {
+    const std::string job = submit_array(o.out, submit, so, self_executable());
+    fmt::print(stderr, "[sweep] submitted job {}: {} tasks (array {}); task output in {}/slurm\n", job, submit.size(),
+               array_ranges(submit), o.out);
+  }
+  if (submit.empty() && queued.empty()) return std::nullopt;
+  if (!so.wait) {
+    fmt::print(stderr, "[sweep] `eipc sweep --status {}` shows progress; when the tasks have ended, run the same "
+                       "command again (or add --wait) to collect runs.csv\n", o.out);
+    return 0;
+  }
+  if (const int stopped = wait_for_tasks(o.out)) return stopped;
+  return std::nullopt;
+}
 
 /// 2 if a run had bad input, 3 if a run did not complete, 1 if one is not certified, else 0.
 int sweep_exit_code(const std::vector<SweepRun>& runs, const SweepOptions& o) {
@@ -165,47 +133,119 @@ int sweep_exit_code(const std::vector<SweepRun>& runs, const SweepOptions& o) {
     const std::string status = record.is_object() ? record.value("status", "failed") : "failed";
     if (exit == 2) return 2;
     if (status != "complete") code = 3;
-    else if (!o.no_certify && code == 0 && certified_value(r.certificate()) != "yes") code = 1;
+    else if (r.kind == RunKind::run && !o.no_certify && code == 0 && certified_value(r.certificate()) != "yes")
+      code = 1;
   }
   return code;
 }
 
-int sweep(const SweepOptions& o) {
-  std::vector<SweepRun> runs = plan_sweep(o);
-  std::error_code ec;
-  fs::create_directories(o.out, ec);
-  if (ec || !fs::is_directory(o.out)) throw InputError(o.out + ": cannot create the output directory");
-  if (o.reference && !fs::is_directory(*o.reference))
+std::string absolute(const std::string& path) { return fs::absolute(path).lexically_normal().string(); }
+
+int sweep(SweepOptions o, const std::optional<SlurmOptions>& slurm) {
+  // Absolute paths: the tasks may run elsewhere (another directory, a cluster node).
+  o.scene = absolute(o.scene);
+  o.out = absolute(o.out);
+  if (o.reference) o.reference = absolute(*o.reference);
+  if (o.reference && !o.reference_dt && !fs::is_directory(*o.reference))
     throw InputError("--reference " + *o.reference + ": not a directory");
-  catch_interrupts();
-  if (const int stopped = Scheduler(o, runs).execute()) return stopped;
-  const std::vector<RunRow> rows = collect_runs(o.out, o.reference);
-  write_runs_csv(o.out, rows);
+  const std::vector<SweepRun> runs = plan_sweep(o);
+  for (const std::string& dir : {o.out, runs.front().dir}) {
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec || !fs::is_directory(dir)) throw InputError(dir + ": cannot create the output directory");
+  }
+  catch_stop_signals();
+  if (slurm) {
+    std::vector<std::string> names;
+    for (const SweepRun& r : runs) names.push_back(r.trajectory());
+    const std::vector<std::string> planned = planned_run_names(o.out);
+    if (!planned.empty() && planned != names && !queued_tasks(o.out).empty())
+      throw InputError("--out " + o.out + ": tasks of another sweep into this directory are still queued "
+                       "(eipc sweep --status " + o.out + "); wait for them or scancel them first");
+  }
+  write_plan_file(o, runs);
+  if (slurm) {
+    if (const std::optional<int> code = run_on_slurm(o, runs, *slurm)) return *code;
+  } else if (const int stopped = LocalPool(o, runs).execute()) {
+    return stopped;
+  }
+  write_runs_csv(o.out, collect_runs(o.out, o.reference));
   const int code = sweep_exit_code(runs, o);
   fmt::print(stderr, "[sweep] {} runs; table {}/runs.csv; exit {}\n", runs.size(), o.out, code);
   return code;
+}
+
+/// `eipc sweep-task DIR INDEX`: one run of DIR/sweep-plan.json (see sweep_task.hpp).
+int sweep_task(const std::string& dir, std::size_t index) {
+  catch_stop_signals();
+  const LoadedPlan plan = read_plan_file(absolute(dir));
+  if (index >= plan.runs.size())
+    throw InputError(fmt::format("{}: no run {} (the plan has {})", plan_file_path(dir), index, plan.runs.size()));
+  return execute_run(plan.runs[index], plan.options, self_executable());
+}
+
+void require(bool given, const char* what) {
+  if (!given) throw InputError(std::string(what) + " is required (unless --status DIR)");
 }
 
 }  // namespace
 
 void add_sweep_command(CLI::App& app) {
   auto o = std::make_shared<SweepOptions>();
+  auto so = std::make_shared<SlurmOptions>();
+  auto use_slurm = std::make_shared<bool>(false);
+  auto status_dir = std::make_shared<std::string>();
   CLI::App* cmd = app.add_subcommand("sweep", "Run a scene at every (embedding, dt), certify each run and write "
-                                              "DIR/runs.csv; resumable (finished runs are skipped)");
-  cmd->add_option("scene", o->scene, "scene file (JSON)")->required();
-  cmd->add_option("--dt", o->dts, "time steps (s), comma separated")->required()->delimiter(',');
+                                              "DIR/runs.csv; resumable (finished runs are skipped); locally or "
+                                              "on Slurm (--slurm)");
+  cmd->add_option("scene", o->scene, "scene file (JSON)");
+  cmd->add_option("--dt", o->dts, "time steps (s), comma separated")->delimiter(',');
   cmd->add_option("--embedding", o->embeddings, "embeddings (full, affine or a name), comma separated")
-      ->required()
       ->delimiter(',');
-  cmd->add_option("--out", o->out, "output directory (see docs/sweep.md)")->required();
+  cmd->add_option("--out", o->out, "output directory (see docs/sweep.md)");
   cmd->add_option("--jobs", o->jobs, "simulations at once (default: number of cores)")->check(CLI::NonNegativeNumber);
   cmd->add_option("--reference", o->reference, "reference directory: E(h) against REF/<scenario>/<embedding>.h5");
+  cmd->add_option("--reference-dt", o->reference_dt,
+                  "make the missing references of --reference at this time step, as tasks of the sweep");
   cmd->add_option("--duration", o->duration, "simulated duration (s), overrides the scene");
   cmd->add_option("--set", o->set, "override a scene field: key.path=value (repeatable)");
   cmd->add_flag("--no-certify", o->no_certify, "do not certify the trajectories");
   cmd->add_flag("--continuous", o->continuous, "certify the motion between frames as well (eipc certify --continuous)");
-  cmd->callback([o] {
-    const int code = sweep(*o);
+  cmd->add_option("--status", *status_dir, "show done / running / failed per run of the sweep in DIR, and exit");
+  const std::string cluster = "Slurm cluster";
+  cmd->add_flag("--slurm", *use_slurm, "submit the runs as a Slurm job array instead of running them here")
+      ->group(cluster);
+  cmd->add_option("--partition", so->partition, "sbatch --partition")->group(cluster);
+  cmd->add_option("--time", so->time, "time limit per task (sbatch --time, e.g. 30:00)")->group(cluster);
+  cmd->add_option("--mem", so->mem, "memory per task (sbatch --mem, e.g. 2G)")->group(cluster);
+  cmd->add_option("--throttle", so->throttle, "at most N tasks at once (--array=...%N)")
+      ->check(CLI::NonNegativeNumber)
+      ->group(cluster);
+  cmd->add_option("--sbatch-arg", so->sbatch_args, "extra sbatch argument, e.g. --sbatch-arg=--account=X (repeatable)")
+      ->group(cluster);
+  cmd->add_flag("--wait", so->wait, "wait for the tasks, then collect runs.csv")->group(cluster);
+  cmd->callback([o, so, use_slurm, status_dir] {
+    int code = 0;
+    if (!status_dir->empty()) {
+      code = print_sweep_status(*status_dir);
+    } else {
+      require(!o->scene.empty(), "the scene file");
+      require(!o->dts.empty(), "--dt");
+      require(!o->embeddings.empty(), "--embedding");
+      require(!o->out.empty(), "--out");
+      code = sweep(*o, *use_slurm ? std::optional<SlurmOptions>(*so) : std::nullopt);
+    }
+    if (code != 0) throw CLI::RuntimeError(code);
+  });
+
+  // The unit both backends execute; hidden from --help (an empty description).
+  auto task_dir = std::make_shared<std::string>();
+  auto task_index = std::make_shared<std::size_t>(0);
+  CLI::App* task = app.add_subcommand("sweep-task", "");
+  task->add_option("dir", *task_dir)->required();
+  task->add_option("index", *task_index)->required();
+  task->callback([task_dir, task_index] {
+    const int code = sweep_task(*task_dir, *task_index);
     if (code != 0) throw CLI::RuntimeError(code);
   });
 }

@@ -53,26 +53,47 @@ std::vector<SweepRun> plan_sweep(const SweepOptions& o) {
     if (!(dt > 0)) throw InputError("--dt: time steps must be positive (got " + exact_number(dt) + ")");
   const std::string scenario = scenario_name(o.scene, o.set);
   const std::string hash = fnv1a_hex(read_file_bytes(o.scene));
+  if (o.reference_dt && !o.reference) throw InputError("--reference-dt: needs --reference DIR");
+  if (o.reference_dt && !(*o.reference_dt > 0))
+    throw InputError("--reference-dt: must be positive (got " + exact_number(*o.reference_dt) + ")");
   std::vector<SweepRun> runs;
-  for (const std::string& embedding : o.embeddings) {
+  const auto add = [&](RunKind kind, const std::string& embedding, double dt, std::string name, std::string dir) {
+    SweepRun r;
+    r.kind = kind;
+    r.scenario = scenario;
+    r.embedding = embedding;
+    r.dt = dt;
+    r.name = std::move(name);
+    r.dir = std::move(dir);
+    r.scene_hash = hash;
+    r.command = {"run", o.scene, "--dt", exact_number(dt), "--embedding", embedding, "--threads", "1", "--json",
+                 "--out", r.trajectory()};
+    if (o.duration) r.command.insert(r.command.end(), {"--duration", exact_number(*o.duration)});
+    for (const std::string& s : o.set) r.command.insert(r.command.end(), {"--set", s});
+    for (const SweepRun& other : runs)
+      if (other.trajectory() == r.trajectory())
+        throw InputError("--dt/--embedding: run " + r.name + " is listed twice");
+    runs.push_back(std::move(r));
+  };
+  for (const std::string& embedding : o.embeddings)
     if (embedding.empty()) throw InputError("--embedding: empty name in the list");
-    for (double dt : o.dts) {
-      SweepRun r;
-      r.scenario = scenario;
-      r.embedding = embedding;
-      r.dt = dt;
-      r.name = file_safe(scenario) + "_" + file_safe(embedding) + "_dt" + exact_number(dt);
-      r.dir = o.out;
-      r.scene_hash = hash;
-      r.command = {"run", o.scene, "--dt", exact_number(dt), "--embedding", embedding, "--threads", "1", "--json",
-                   "--out", r.trajectory()};
-      if (o.duration) r.command.insert(r.command.end(), {"--duration", exact_number(*o.duration)});
-      for (const std::string& s : o.set) r.command.insert(r.command.end(), {"--set", s});
-      for (const SweepRun& other : runs)
-        if (other.name == r.name) throw InputError("--dt/--embedding: run " + r.name + " is listed twice");
-      runs.push_back(std::move(r));
+  if (o.reference_dt) {
+    // The same directory as runs.csv's error column reads: REF/<scenario>/<embedding>.h5.
+    const std::string dir = (std::filesystem::path(*o.reference) / scenario).string();
+    for (const std::string& embedding : o.embeddings) {
+      // A sweep's task writes <E>.attempt.json before anything else and its record <E>.json
+      // last, so the answer stays the same while a task makes the file (tasks plan again).
+      const std::string file = dir + "/" + embedding;
+      const bool made_by_a_sweep =
+          std::filesystem::exists(file + ".attempt.json") || std::filesystem::exists(file + ".json");
+      if (!std::filesystem::exists(file + ".h5") || made_by_a_sweep)
+        add(RunKind::reference, embedding, *o.reference_dt, embedding, dir);
     }
   }
+  for (const std::string& embedding : o.embeddings)
+    for (double dt : o.dts)
+      add(RunKind::run, embedding, dt, file_safe(scenario) + "_" + file_safe(embedding) + "_dt" + exact_number(dt),
+          o.out);
   return runs;
 }
 

@@ -14,14 +14,22 @@ struct SweepOptions {
   std::vector<std::string> embeddings;
   int jobs = 0;  ///< simultaneous children (0: number of cores)
   std::optional<std::string> reference;
+  std::optional<double> reference_dt;  ///< make missing references at this step (tasks of the sweep)
   std::optional<double> duration;
   std::vector<std::string> set;
   bool no_certify = false;
   bool continuous = false;  ///< certify with --continuous as well
 };
 
+/// A fine-step reference made by the sweep (REF/<scenario>/<embedding>.h5) is a run of its
+/// own: same files, no certificate, not in runs.csv.
+enum class RunKind { run, reference };
+
 /// One simulation of the sweep. Its files are DIR/<name>.{h5,json,log,certify.json}.
+/// (A new dimension of the sweep, such as the simulator engine, is one more field here,
+/// in `name`, in `command` and in run_parameters.)
 struct SweepRun {
+  RunKind kind = RunKind::run;
   std::string scenario, embedding;
   double dt = 0.0;
   std::string name;  ///< <scenario>_<embedding>_dt<dt>
@@ -43,7 +51,10 @@ std::string exact_number(double x);
 /// else the file stem. Throws InputError for an unreadable scene.
 std::string scenario_name(const std::string& scene, const std::vector<std::string>& set);
 
-/// Every (embedding, dt) combination in the order given, embeddings outermost.
+/// Every (embedding, dt) combination in the order given, embeddings outermost; first, with
+/// --reference-dt, a reference run per embedding whose REF/<scenario>/<embedding>.h5 is
+/// missing or made by a sweep (its record or attempt file is beside it); a reference
+/// the sweep did not make is only read.
 std::vector<SweepRun> plan_sweep(const SweepOptions& options);
 
 }  // namespace eipc::cli
