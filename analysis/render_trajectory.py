@@ -159,7 +159,7 @@ class Scene:
         self.box = traj.bounds(focus)
         centre = self.box.mean(axis=0)
         radius = 0.5 * float(np.linalg.norm(self.box[1] - self.box[0]))
-        self.dot_radius = 0.006 * radius * 2
+        self.dot_radius = 0.012 * radius
         if traj.ground is not None:  # a square of ground around the bodies
             half = 1.6 * radius
             plane = vtkPlaneSource()
@@ -184,11 +184,18 @@ class Scene:
         marks_actor.SetMapper(self.marks_mapper)
         marks_actor.GetProperty().SetColor(*INTERSECTION)
         marks_actor.GetProperty().SetAmbient(0.6)
-        self.renderer.AddActor(marks_actor)
+        # Intersections are drawn in a layer over the scene, so bodies in front never hide them.
+        self.window.SetNumberOfLayers(2)
+        overlay = vtkRenderer()
+        overlay.SetLayer(1)
+        overlay.InteractiveOff()
+        overlay.AddActor(marks_actor)
+        self.window.AddRenderer(overlay)
         self.caption = vtkTextActor()
         self.caption.GetTextProperty().SetFontSize(max(12, size[1] // 30))
         self.caption.GetTextProperty().SetColor(0.1, 0.1, 0.1)
-        self.caption.SetPosition(10, 10)
+        self.caption.GetTextProperty().SetVerticalJustificationToTop()
+        self.caption.SetPosition(10, size[1] - 10)
         self.renderer.AddActor2D(self.caption)
         self.label = label
         cam = self.renderer.GetActiveCamera()
@@ -201,6 +208,7 @@ class Scene:
         self.renderer.ResetCamera(*[float(self.box[s][k]) for k in range(3) for s in (0, 1)])
         cam.Zoom(1.05 * zoom)
         self.renderer.ResetCameraClippingRange()
+        overlay.SetActiveCamera(cam)
 
     def add_actor(self, port, colour, ambient):
         mapper = vtkPolyDataMapper()
@@ -243,7 +251,7 @@ class Scene:
         glyph.SetInputData(dots)
         glyph.Update()
         merged = glyph.GetOutput()
-        if marked:  # offending triangles, slightly in front of the body's own
+        if marked:  # the offending triangles themselves
             append = vtkAppendPolyData()
             append.AddInputData(merged)
             for pd in marked:
@@ -251,7 +259,6 @@ class Scene:
             append.Update()
             merged = append.GetOutput()
         self.marks_mapper.SetInputData(merged)
-        self.marks_mapper.SetResolveCoincidentTopologyToPolygonOffset()
         count = spots.GetNumberOfPoints()
         text = f"{self.label}\nt = {self.traj.times[frame]:.3f} s"
         if count:

@@ -6,7 +6,7 @@
 //                 and written and flushed to disk at most `flush_seconds` of wall time
 //                 after the previous flush (for watching a run); finish() writes the rest
 //   finish(s, r)  writes status s (and reason r), closes, renames "<path>.partial" to
-//                 <path> atomically and writes the XDMF sidecar (<path> with extension .xdmf)
+//                 <path> atomically and writes the XDMF sidecars (<path> with extensions .xdmf and .xdmf2)
 //   no finish     (hard kill, or the writer destroyed by an exception) leaves only the
 //                 partial file, which has no "status" attribute and is rejected by the reader.
 // A run that fails in a controlled way calls finish(incomplete, reason): its trajectory so
