@@ -54,6 +54,8 @@ def parse_args(argv):
     p.add_argument("--view", default="3,-4,2", help="camera direction from the bodies' centre, x,y,z (z is up)")
     p.add_argument("--zoom", type=float, default=1.0, help="camera zoom after framing (default 1)")
     p.add_argument("--focus", default="", help="comma-separated body names to frame (default: every body)")
+    p.add_argument("--fit-times", default="", help="T0,T1: frame the bodies as they are between these times "
+                   "(default: the whole run)")
     return p.parse_args(argv)
 
 
@@ -81,16 +83,16 @@ class Trajectory:
     def positions(self, frame):
         return [self.file[f"bodies/{n}/positions"][frame] for n in self.names]
 
-    def bounds(self, bodies):
-        """Bounds of the named bodies' surface vertices over every frame: [[xmin,ymin,zmin],[xmax,ymax,zmax]]."""
+    def bounds(self, bodies, first, last):
+        """Bounds of the named bodies' surface vertices over frames first..last: [[xmin,ymin,zmin],[xmax,...]]."""
         lo, hi = np.full(3, np.inf), np.full(3, -np.inf)
         for i, n in enumerate(self.names):
             if n not in bodies or len(self.triangles[i]) == 0:
                 continue
             used = np.unique(self.triangles[i])
             x = self.file[f"bodies/{n}/positions"]
-            for start in range(0, x.shape[0], 64):
-                block = x[start:start + 64][:, used, :]
+            for start in range(first, last + 1, 64):
+                block = x[start:min(start + 64, last + 1)][:, used, :]
                 lo = np.minimum(lo, block.min(axis=(0, 1)))
                 hi = np.maximum(hi, block.max(axis=(0, 1)))
         return np.array([lo, hi])
@@ -98,8 +100,11 @@ class Trajectory:
 
 def certificate_marks(path, traj):
     """{frame: {body index: set of surface-triangle rows}} and {frame: {body index: set of vertices}}."""
-    with open(path) as fh:
-        report = json.load(fh)
+    try:
+        with open(path) as fh:
+            report = json.load(fh)
+    except (OSError, ValueError) as e:
+        fail(f"{path}: cannot read the certificate ({e})")
     if report.get("format") != "eipc-certify":
         fail(f"{path}: format: not an `eipc certify --json` report")
     index = {n: i for i, n in enumerate(traj.names)}
@@ -147,7 +152,7 @@ def polydata(points, triangles):
 class Scene:
     """One renderer; bodies' geometry is replaced per frame, camera and ground stay."""
 
-    def __init__(self, traj, size, view, zoom, focus, label):
+    def __init__(self, traj, size, view, zoom, focus, fit_frames, label):
         self.traj = traj
         self.window = vtkRenderWindow()
         self.window.SetOffScreenRendering(1)
@@ -156,7 +161,7 @@ class Scene:
         self.renderer = vtkRenderer()
         self.renderer.SetBackground(*BACKGROUND)
         self.window.AddRenderer(self.renderer)
-        self.box = traj.bounds(focus)
+        self.box = traj.bounds(focus, *fit_frames)
         centre = self.box.mean(axis=0)
         radius = 0.5 * float(np.linalg.norm(self.box[1] - self.box[0]))
         self.dot_radius = 0.012 * radius
@@ -206,7 +211,7 @@ class Scene:
         cam.SetViewUp(0, 0, 1)
         cam.SetViewAngle(30)
         self.renderer.ResetCamera(*[float(self.box[s][k]) for k in range(3) for s in (0, 1)])
-        cam.Zoom(1.05 * zoom)
+        cam.Zoom(zoom)
         self.renderer.ResetCameraClippingRange()
         overlay.SetActiveCamera(cam)
 
@@ -307,9 +312,11 @@ def main(argv):
         size = [int(v) for v in a.size.lower().split("x")]
         view = [float(v) for v in a.view.split(",")]
         times = [float(t) for t in a.times.split(",")] if a.times else []
-        assert len(size) == 2 and min(size) >= 16 and len(view) == 3 and any(view)
+        fit = [float(t) for t in a.fit_times.split(",")] if a.fit_times else [traj.times[0], traj.times[-1]]
+        assert len(size) == 2 and len(fit) == 2 and fit[0] <= fit[1] and min(size) >= 16 and len(view) == 3 and any(view)
     except (ValueError, AssertionError):
-        fail(f"--size '{a.size}', --view '{a.view}' or --times '{a.times}': not WxH, x,y,z and t1,t2,...")
+        fail(f"--size '{a.size}', --view '{a.view}', --times '{a.times}' or --fit-times '{a.fit_times}': "
+             "not WxH, x,y,z, t1,t2,... and t0,t1")
     focus = [n for n in a.focus.split(",") if n] or traj.names
     for n in focus:
         if n not in traj.names:
@@ -322,7 +329,8 @@ def main(argv):
     label = a.label or f"{traj.scenario} ({'/'.join(embeddings)})"
     os.makedirs(a.out, exist_ok=True)
     prefix = a.prefix or os.path.splitext(os.path.basename(a.trajectory))[0]
-    scene = Scene(traj, size, view, a.zoom, focus, label)
+    fit_frames = [int(np.argmin(np.abs(traj.times - t))) for t in fit]
+    scene = Scene(traj, size, view, a.zoom, focus, fit_frames, label)
     chosen = [int(np.argmin(np.abs(traj.times - t))) for t in times] or [0, len(traj.times) - 1]
     record = {"trajectory": a.trajectory, "certificate": certificate, "size": size, "bodies": traj.names,
               "colours": {n: PALETTE[i % len(PALETTE)] for i, n in enumerate(traj.names)}, "pictures": []}
