@@ -122,6 +122,17 @@ def main():
             check(intersecting_total[reader_name] == marked,
                   f"{tag} intersecting sums to {intersecting_total[reader_name]} over the run (expected {marked})")
 
+    if with_fields:  # the arrays themselves: central differences, height above the ground
+        ground = h5.attrs.get("ground_height")
+        for n in names:
+            x = h5[f"bodies/{n}/positions"][:]
+            lo, hi = np.maximum(np.arange(len(times)) - 1, 0), np.minimum(np.arange(len(times)) + 1, len(times) - 1)
+            v = (x[hi] - x[lo]) / (times[hi] - times[lo])[:, None, None]
+            check(np.allclose(fields[f"bodies/{n}/velocity"][:], v, rtol=1e-6, atol=1e-6),
+                  f"{n}: velocity = central differences of the positions")
+            if ground is not None:
+                check(np.allclose(fields[f"bodies/{n}/ground_distance"][:], x[:, :, 2] - ground, rtol=1e-6, atol=1e-7),
+                      f"{n}: ground_distance = z - {ground}")
     # The bodies moved: the checks above compared moving bounds, not one frozen frame.
     moved = any(not np.array_equal(h5[f"bodies/{n}/positions"][0], h5[f"bodies/{n}/positions"][-1]) for n in names)
     check(moved, "some body moves between the first and the last frame")
