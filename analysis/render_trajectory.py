@@ -44,6 +44,8 @@ def parse_args(argv):
     p.add_argument("--out", required=True, help="output directory")
     p.add_argument("--times", default="", help="comma-separated times [s]; the nearest stored frame is drawn "
                    "(default: first and last frame)")
+    p.add_argument("--notes", default="", help="comma-separated words, one per --times entry, shown after its time "
+                   "(e.g. grasp,lift,hold)")
     p.add_argument("--movie", default="", help="also a movie of the whole run: FILE.mp4 or FILE.gif (in --out)")
     p.add_argument("--fps", type=float, default=20.0, help="movie frames per second (default 20)")
     p.add_argument("--movie-every", type=int, default=0, help="movie uses every k-th frame (default: <= 200 frames)")
@@ -224,7 +226,7 @@ class Scene:
         actor.GetProperty().SetAmbient(ambient)
         self.renderer.AddActor(actor)
 
-    def draw(self, frame, marks):
+    def draw(self, frame, marks, note=""):
         """Renders one frame; returns each body's projected centre (pixels from the top left)."""
         tris_marked, verts_marked = marks
         positions = self.traj.positions(frame)
@@ -265,7 +267,7 @@ class Scene:
             merged = append.GetOutput()
         self.marks_mapper.SetInputData(merged)
         count = spots.GetNumberOfPoints()
-        text = f"{self.label}\nt = {self.traj.times[frame]:.3f} s"
+        text = f"{self.label}\nt = {self.traj.times[frame]:.3f} s" + (f"   {note}" if note else "")
         if count:
             text += f"   intersection: {count} vertices marked"
         self.caption.SetInput(text)
@@ -313,10 +315,11 @@ def main(argv):
         view = [float(v) for v in a.view.split(",")]
         times = [float(t) for t in a.times.split(",")] if a.times else []
         fit = [float(t) for t in a.fit_times.split(",")] if a.fit_times else [traj.times[0], traj.times[-1]]
-        assert len(size) == 2 and len(fit) == 2 and fit[0] <= fit[1] and min(size) >= 16 and len(view) == 3 and any(view)
+        notes = a.notes.split(",") if a.notes else [""] * len(times)
+        assert len(notes) == len(times) and len(size) == 2 and len(fit) == 2 and fit[0] <= fit[1] and min(size) >= 16 and len(view) == 3 and any(view)
     except (ValueError, AssertionError):
-        fail(f"--size '{a.size}', --view '{a.view}', --times '{a.times}' or --fit-times '{a.fit_times}': "
-             "not WxH, x,y,z, t1,t2,... and t0,t1")
+        fail(f"--size '{a.size}', --view '{a.view}', --times '{a.times}', --notes or --fit-times '{a.fit_times}': "
+             "not WxH, x,y,z, t1,t2,..., one note per time and t0,t1")
     focus = [n for n in a.focus.split(",") if n] or traj.names
     for n in focus:
         if n not in traj.names:
@@ -334,8 +337,8 @@ def main(argv):
     chosen = [int(np.argmin(np.abs(traj.times - t))) for t in times] or [0, len(traj.times) - 1]
     record = {"trajectory": a.trajectory, "certificate": certificate, "size": size, "bodies": traj.names,
               "colours": {n: PALETTE[i % len(PALETTE)] for i, n in enumerate(traj.names)}, "pictures": []}
-    for f in chosen:
-        centres, count = scene.draw(f, marks)
+    for f, note in zip(chosen, notes or ["", ""]):
+        centres, count = scene.draw(f, marks, note)
         png = os.path.join(a.out, f"{prefix}_t{traj.times[f]:.3f}.png")
         scene.save(png)
         record["pictures"].append({"file": os.path.basename(png), "frame": f, "time": float(traj.times[f]),

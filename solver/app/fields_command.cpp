@@ -124,7 +124,8 @@ void add_fields_command(CLI::App& app) {
                 "RUN.fields.h5, referenced from the rewritten RUN.xdmf / RUN.xdmf2");
   cmd->add_option("run", opts->run, "trajectory (.h5)")->required();
   cmd->add_option("--certificate", opts->certificate,
-                  "`eipc certify RUN.h5 --json` report to mark intersections from (default: RUN.certify.json if present)");
+                  "`eipc certify RUN.h5 --json` report to mark intersections from "
+                  "(default: RUN.certify.json if present)");
   cmd->add_flag("--no-certificate", opts->no_certificate, "do not look for RUN.certify.json");
   cmd->callback([opts] {
     if (const int code = run_fields(*opts); code != 0) throw CLI::RuntimeError(code);

@@ -90,7 +90,8 @@ private:
     std::string err;
     if (t.kind == TaskKind::run) {
       // Whatever is left of an unfinished earlier attempt is replaced.
-      for (const char* suffix : {".json", ".certify.json", ".h5", ".xdmf", ".xdmf2", ".fields.h5"}) fs::remove(r.path(suffix));
+      for (const char* suffix : {".json", ".certify.json", ".h5", ".xdmf", ".xdmf2", ".fields.h5"})
+        fs::remove(r.path(suffix));
       argv.insert(argv.end(), r.command.begin(), r.command.end());
       job.stdout_path = r.path(".stdout.partial");
       err = r.log();

@@ -245,8 +245,9 @@ TrajectoryWriter::TrajectoryWriter(const std::string& path, const TrajectoryHead
     : impl_(std::make_unique<Impl>()) {
   check_trajectory_header(header);
   if (!(options.flush_seconds >= 0.0)) throw std::invalid_argument("TrajectoryWriter: flush_seconds must be >= 0");
-  if (options.write_xdmf && trajectory_xdmf_path(path) == path)
-    throw InputError(path + ": a trajectory file cannot have the extension .xdmf");
+  if (options.write_xdmf &&
+      (trajectory_xdmf_path(path) == path || trajectory_xdmf_path(path, XdmfFlavour::legacy) == path))
+    throw InputError(path + ": a trajectory file cannot have the extension .xdmf or .xdmf2");
   h5::silence_library_errors();
   Impl& m = *impl_;
   m.path = path;

@@ -92,8 +92,8 @@ void write_body_grid(std::ostringstream& x, const TrajectoryBody& body, long fra
   x << indent << "<Grid Name=\"" << xml_escape(body.name) << "\" GridType=\"Uniform\">\n";
   if (time) x << indent << "  <Time Value=\"" << *time << "\"/>\n";
   x << indent << "  <Topology TopologyType=\"Triangle\" NumberOfElements=\"" << t << "\">\n";
-  write_data_item(x, {h5_file + ":" + group + "/" + ts::surface_triangles, {t, 3}, "NumberType=\"Int\" Precision=\"4\""},
-                  flavour, in);
+  const char* int32 = "NumberType=\"Int\" Precision=\"4\"";
+  write_data_item(x, {h5_file + ":" + group + "/" + ts::surface_triangles, {t, 3}, int32}, flavour, in);
   x << indent << "  </Topology>\n" << indent << "  <Geometry GeometryType=\"XYZ\">\n";
   write_data_item(x, {h5_file + ":" + group + "/" + ts::positions, {n, 3}, "NumberType=\"Float\" Precision=\"8\"",
                       frames, frame}, flavour, in);
@@ -101,7 +101,7 @@ void write_body_grid(std::ostringstream& x, const TrajectoryBody& body, long fra
   for (const XdmfPointArray& a : fields.arrays) {
     std::vector<long> dims{n};
     if (a.components == 3) dims.push_back(3);
-    const char* type = a.integer ? "NumberType=\"Int\" Precision=\"4\"" : "NumberType=\"Float\" Precision=\"4\"";
+    const char* type = a.integer ? int32 : "NumberType=\"Float\" Precision=\"4\"";
     x << indent << "  <Attribute Name=\"" << xml_escape(a.name) << "\" AttributeType=\""
       << (a.components == 3 ? "Vector" : "Scalar") << "\" Center=\"Node\">\n";
     write_data_item(x, {xml_escape(fields.file) + ":" + group + "/" + xml_escape(a.name), dims, type,
@@ -109,6 +109,12 @@ void write_body_grid(std::ostringstream& x, const TrajectoryBody& body, long fra
     x << indent << "  </Attribute>\n";
   }
   x << indent << "</Grid>\n";
+}
+
+// Opening tag of a grid collection; without a Name attribute if `name` is empty.
+std::string collection(const std::string& name, const char* type) {
+  return "<Grid " + (name.empty() ? "" : "Name=\"" + xml_escape(name) + "\" ") +
+         "GridType=\"Collection\" CollectionType=\"" + type + "\">\n";
 }
 
 void write_text_durably(const std::string& path, const std::string& text) {
@@ -131,16 +137,15 @@ std::string trajectory_xdmf(const TrajectoryHeader& header, const std::vector<do
   std::ostringstream x;
   x << "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
     << "<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n"
-    << "<Xdmf xmlns:xi=\"http://www.w3.org/2001/XInclude\" Version=\"" << (flavour == XdmfFlavour::xdmf3 ? "3.0" : "2.0")
-    << "\">\n"
+    << "<Xdmf xmlns:xi=\"http://www.w3.org/2001/XInclude\" Version=\""
+    << (flavour == XdmfFlavour::xdmf3 ? "3.0" : "2.0") << "\">\n"
     << "  <Domain>\n";
   if (flavour == XdmfFlavour::xdmf3) {
     // The per-frame collections stay unnamed: Xdmf3ReaderT then keeps the body names as
     // block names (a named one makes it rename every grid uniquely: teddy[1], teddy[2], ...).
-    x << "    <Grid Name=\"" << xml_escape(header.scenario) << "\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
+    x << "    " << collection(header.scenario, "Temporal");
     for (long f = 0; f < frames; ++f) {
-      x << "      <Grid GridType=\"Collection\" CollectionType=\"Spatial\">\n"
-        << "        <Time Value=\"" << exact(times[f]) << "\"/>\n";
+      x << "      " << collection("", "Spatial") << "        <Time Value=\"" << exact(times[f]) << "\"/>\n";
       for (const TrajectoryBody& body : header.bodies) {
         if (body.surface.rows() > 0) write_body_grid(x, body, f, frames, file, flavour, fields, nullptr, "        ");
       }
@@ -148,10 +153,10 @@ std::string trajectory_xdmf(const TrajectoryHeader& header, const std::vector<do
     }
   } else {
     // One temporal collection per body, named after it: the legacy reader shows one block per body.
-    x << "    <Grid Name=\"" << xml_escape(header.scenario) << "\" GridType=\"Collection\" CollectionType=\"Spatial\">\n";
+    x << "    " << collection(header.scenario, "Spatial");
     for (const TrajectoryBody& body : header.bodies) {
       if (body.surface.rows() == 0) continue;
-      x << "      <Grid Name=\"" << xml_escape(body.name) << "\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
+      x << "      " << collection(body.name, "Temporal");
       for (long f = 0; f < frames; ++f) {
         const std::string time = exact(times[f]);
         write_body_grid(x, body, f, frames, file, flavour, fields, &time, "        ");
@@ -164,7 +169,8 @@ std::string trajectory_xdmf(const TrajectoryHeader& header, const std::vector<do
 }
 
 std::string trajectory_xdmf_path(const std::string& h5_path, XdmfFlavour flavour) {
-  return std::filesystem::path(h5_path).replace_extension(flavour == XdmfFlavour::xdmf3 ? ".xdmf" : ".xdmf2").string();
+  const char* extension = flavour == XdmfFlavour::xdmf3 ? ".xdmf" : ".xdmf2";
+  return std::filesystem::path(h5_path).replace_extension(extension).string();
 }
 
 void write_trajectory_xdmf_sidecars(const TrajectoryHeader& header, const std::vector<double>& times,
