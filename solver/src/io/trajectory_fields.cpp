@@ -3,7 +3,6 @@
 
 #include "eipc/common.hpp"
 #include "eipc/io/trajectory_reader.hpp"
-#include "eipc/io/trajectory_schema.hpp"
 #include "eipc/io/trajectory_writer.hpp"
 #include "eipc/io/trajectory_xdmf.hpp"
 #include "h5_handle.hpp"
@@ -14,7 +13,7 @@
 namespace eipc {
 namespace {
 
-namespace ts = trajectory_schema;
+using PositionsF = Eigen::Matrix<float, Eigen::Dynamic, 3, Eigen::RowMajor>;
 
 // Per body, the frames' datasets, written one frame at a time (chunks of one frame, so
 // ParaView reads only the frame it shows).
@@ -104,14 +103,13 @@ TrajectoryFieldsSummary write_trajectory_fields(const std::string& h5_path,
       if (marks) o.intersecting = per_frame_dataset(o.group, "intersecting", H5T_STD_I32LE, frames, n, 1);
     }
 
-    // A window of three frames: velocity by central differences in time.
+    // A window of three frames (prev, cur, next): velocity by central differences in time.
     std::vector<double> times;
-    auto load = [&](long i) { return reader.read_frame(std::min(std::max(i, 0L), frames - 1)); };
+    auto load = [&](long i) { return reader.read_frame(std::min(i, frames - 1)); };
     Frame prev, cur, next;
     if (frames > 0) {
       cur = load(0);
       next = load(1);
-      prev = cur;
     }
     for (long f = 0; f < frames; ++f) {
       if (f > 0) {
@@ -125,9 +123,8 @@ TrajectoryFieldsSummary write_trajectory_fields(const std::string& h5_path,
       const double span = c.time - a.time;
       for (std::size_t b = 0; b < h.bodies.size(); ++b) {
         const long n = h.bodies[b].rest.rows();
-        Eigen::Matrix<float, Eigen::Dynamic, 3, Eigen::RowMajor> v =
-            span > 0 ? ((c.positions[b] - a.positions[b]) / span).cast<float>().eval()
-                     : Eigen::Matrix<float, Eigen::Dynamic, 3, Eigen::RowMajor>::Zero(n, 3).eval();
+        const PositionsF v = span > 0 ? ((c.positions[b] - a.positions[b]) / span).cast<float>().eval()
+                                      : PositionsF::Zero(n, 3).eval();
         write_frame(out[b].velocity, f, n, 3, H5T_NATIVE_FLOAT, v.data());
         if (ground) {
           const Eigen::VectorXf d = (cur.positions[b].col(2).array() - *h.ground_height).cast<float>();
@@ -157,6 +154,9 @@ TrajectoryFieldsSummary write_trajectory_fields(const std::string& h5_path,
   } catch (const h5::Error& e) {
     std::filesystem::remove(partial);
     throw std::runtime_error(partial + ": " + e.what());
+  } catch (...) {  // e.g. a frame that does not read: leave no partial file behind
+    std::filesystem::remove(partial);
+    throw;
   }
   return summary;
 }
