@@ -82,6 +82,9 @@ class Trajectory:
         self.ground = float(f.attrs["ground_height"]) if "ground_height" in f.attrs else None
         self.triangles = [f[f"bodies/{n}/surface_triangles"][:] for n in self.names]
 
+    def vertex_count(self, body):
+        return self.file[f"bodies/{self.names[body]}/positions"].shape[1]
+
     def positions(self, frame):
         return [self.file[f"bodies/{n}/positions"][frame] for n in self.names]
 
@@ -113,7 +116,14 @@ def certificate_marks(path, traj):
     tris, verts = {}, {}
 
     def add(table, frame, body, items):
-        table.setdefault(frame, {}).setdefault(index[body], set()).update(items)
+        if body not in index:
+            fail(f"{path}: unknown body '{body}' (bodies: {', '.join(traj.names)})")
+        i = index[body]
+        limit = len(traj.triangles[i]) if table is tris else traj.vertex_count(i)
+        if not 0 <= frame < len(traj.times) or any(not 0 <= int(k) < limit for k in items):
+            fail(f"{path}: frame {frame} or {'triangle' if table is tris else 'vertex'} {items} of body "
+                 f"'{body}' is out of range")
+        table.setdefault(frame, {}).setdefault(i, set()).update(int(k) for k in items)
 
     for fr in report["frames"]:
         for v in fr.get("examples", []):
@@ -184,7 +194,7 @@ class Scene:
             actor.GetProperty().SetAmbient(0.35)
             actor.GetProperty().SetDiffuse(0.65)
             self.renderer.AddActor(actor)
-            self.bodies.append((mapper, colour))
+            self.bodies.append(mapper)
         self.marks_mapper = vtkPolyDataMapper()
         self.marks_mapper.ScalarVisibilityOff()
         marks_actor = vtkActor()
@@ -234,7 +244,7 @@ class Scene:
         marked = []
         centres = {}
         size = self.window.GetSize()
-        for i, (mapper, _) in enumerate(self.bodies):
+        for i, mapper in enumerate(self.bodies):
             tris = self.traj.triangles[i]
             mapper.SetInputData(polydata(positions[i], tris))
             rows = sorted(tris_marked.get(frame, {}).get(i, ()))
