@@ -59,8 +59,8 @@ def main():
     base = os.path.splitext(path)[0]
     h5 = h5py.File(path, "r")
     times = h5["frames/time"][:]
-    names = [str(n) for n in h5.attrs["body_names"]]
-    names = [n for n in names if h5[f"bodies/{n}/surface_triangles"].shape[0] > 0]
+    all_names = [str(n) for n in h5.attrs["body_names"]]
+    names = [n for n in all_names if h5[f"bodies/{n}/surface_triangles"].shape[0] > 0]
     fields = h5py.File(base + ".fields.h5", "r") if with_fields else None
     frames = sorted({0, len(times) // 2, len(times) - 1})
     intersecting_total = {}
@@ -79,11 +79,11 @@ def main():
         for f in range(len(times)) if marked is not None else frames:
             reader.UpdatePipeline(times[f])
             blocks = leaves(servermanager.Fetch(reader))
-            if reader_name == "Xdmf3ReaderS":  # one piece per body, unnamed: match by body_id or order
-                block_names = [None] * len(blocks)
+            if f in frames:
+                check(len(blocks) == len(names), f"{tag} t = {times[f]:.4g}: {len(blocks)} blocks, one per body")
+            if reader_name == "Xdmf3ReaderS":  # one piece per body, unnamed: match by body_id, else by order
                 if with_fields:
                     ids = [point_array(ds, "body_id") for _, ds in blocks]
-                    all_names = [str(n) for n in h5.attrs["body_names"]]
                     block_names = [all_names[int(i[0])] if i is not None and len(i) else None for i in ids]
                 else:
                     block_names = names[:len(blocks)]
