@@ -24,7 +24,7 @@ struct TrajectoryWriterOptions {
   /// Flush the HDF5 file at the first append this long (wall time) after the last
   /// flush; 0: after every frame. (A flush per frame was 3% of a fast run.)
   double flush_seconds = 1.0;
-  bool write_xdmf = true;  ///< write the ParaView sidecar at finish()
+  bool write_xdmf = true;  ///< write the ParaView sidecars (.xdmf, .xdmf2) at finish()
 };
 
 /// "<path>.partial": where a trajectory lives until finish() renames it.
