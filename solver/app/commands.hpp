@@ -13,5 +13,6 @@ void add_embed_command(CLI::App& app);
 void add_error_command(CLI::App& app);
 void add_sweep_command(CLI::App& app);
 void add_report_command(CLI::App& app);
+void add_fields_command(CLI::App& app);
 
 }  // namespace eipc::cli

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   eipc::cli::add_error_command(app);
   eipc::cli::add_sweep_command(app);
   eipc::cli::add_report_command(app);
+  eipc::cli::add_fields_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::RuntimeError& e) {  // a subcommand's own exit code

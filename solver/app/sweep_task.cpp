@@ -90,7 +90,8 @@ int execute_run(const SweepRun& r, const SweepOptions& o, const std::string& exe
   int code = 0;
   if (needs.simulate) {
     // Whatever is left of an unfinished earlier attempt is replaced.
-    for (const char* suffix : {".json", ".certify.json", ".h5", ".xdmf"}) fs::remove(r.path(suffix));
+    for (const char* suffix : {".json", ".certify.json", ".h5", ".xdmf", ".xdmf2", ".fields.h5"})
+      fs::remove(r.path(suffix));
     std::vector<std::string> argv{exe};
     argv.insert(argv.end(), r.command.begin(), r.command.end());
     fmt::print(stderr, "[sweep] start  {}\n", name);

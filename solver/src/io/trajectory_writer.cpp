@@ -245,8 +245,9 @@ TrajectoryWriter::TrajectoryWriter(const std::string& path, const TrajectoryHead
     : impl_(std::make_unique<Impl>()) {
   check_trajectory_header(header);
   if (!(options.flush_seconds >= 0.0)) throw std::invalid_argument("TrajectoryWriter: flush_seconds must be >= 0");
-  if (options.write_xdmf && trajectory_xdmf_path(path) == path)
-    throw InputError(path + ": a trajectory file cannot have the extension .xdmf");
+  if (options.write_xdmf &&
+      (trajectory_xdmf_path(path) == path || trajectory_xdmf_path(path, XdmfFlavour::legacy) == path))
+    throw InputError(path + ": a trajectory file cannot have the extension .xdmf or .xdmf2");
   h5::silence_library_errors();
   Impl& m = *impl_;
   m.path = path;
@@ -332,8 +333,6 @@ void TrajectoryWriter::finish(TrajectoryStatus status, const std::string& reason
   Impl& m = *impl_;
   if (m.finished) throw std::logic_error("TrajectoryWriter::finish called twice");
   m.finished = true;  // whatever happens next, the writer is done
-  const std::string xdmf = trajectory_xdmf_path(m.path);
-  const std::string xdmf_partial = trajectory_partial_path(xdmf);
   try {
     m.write_pending();
     h5::write_int_attribute(m.file, "frame_count", static_cast<long long>(m.times.size()), H5T_STD_I64LE);
@@ -345,15 +344,8 @@ void TrajectoryWriter::finish(TrajectoryStatus status, const std::string& reason
     throw std::runtime_error(m.partial + ": finishing: " + e.what());
   }
   fsync_path(m.partial, false);
-  if (m.options.write_xdmf) {
-    std::ofstream out(xdmf_partial, std::ios::binary | std::ios::trunc);
-    out << trajectory_xdmf(m.header, m.times, std::filesystem::path(m.path).filename().string());
-    out.close();
-    if (!out) throw std::runtime_error(xdmf_partial + ": could not write the XDMF sidecar");
-    fsync_path(xdmf_partial, false);
-  }
   std::filesystem::rename(m.partial, m.path);
-  if (m.options.write_xdmf) std::filesystem::rename(xdmf_partial, xdmf);
+  if (m.options.write_xdmf) write_trajectory_xdmf_sidecars(m.header, m.times, m.path);
   fsync_path(parent_dir(m.path), true);
 }
 

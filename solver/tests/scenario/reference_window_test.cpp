@@ -66,6 +66,7 @@ void check_reference_window(const fs::path& manifest_path, const std::string& em
   const TrajectoryError e = trajectory_error(out.string(), reference.string());
   fs::remove(out);
   fs::remove(trajectory_xdmf_path(out.string()));
+  fs::remove(trajectory_xdmf_path(out.string(), XdmfFlavour::legacy));
   INFO("E against the reference over " << e.frames << " frames: " << e.error << " m");
   CHECK(e.step_ratio == 1);
   CHECK(e.frames == std::lround(window / every));

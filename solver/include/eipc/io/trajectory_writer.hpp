@@ -6,7 +6,7 @@
 //                 and written and flushed to disk at most `flush_seconds` of wall time
 //                 after the previous flush (for watching a run); finish() writes the rest
 //   finish(s, r)  writes status s (and reason r), closes, renames "<path>.partial" to
-//                 <path> atomically and writes the XDMF sidecar (<path> with extension .xdmf)
+//                 <path> atomically and writes the XDMF sidecars (<path> with extensions .xdmf and .xdmf2)
 //   no finish     (hard kill, or the writer destroyed by an exception) leaves only the
 //                 partial file, which has no "status" attribute and is rejected by the reader.
 // A run that fails in a controlled way calls finish(incomplete, reason): its trajectory so
@@ -24,7 +24,7 @@ struct TrajectoryWriterOptions {
   /// Flush the HDF5 file at the first append this long (wall time) after the last
   /// flush; 0: after every frame. (A flush per frame was 3% of a fast run.)
   double flush_seconds = 1.0;
-  bool write_xdmf = true;  ///< write the ParaView sidecar at finish()
+  bool write_xdmf = true;  ///< write the ParaView sidecars (.xdmf, .xdmf2) at finish()
 };
 
 /// "<path>.partial": where a trajectory lives until finish() renames it.

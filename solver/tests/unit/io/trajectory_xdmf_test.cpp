@@ -53,6 +53,16 @@ std::size_t count(const std::string& s, const std::string& what) {
   return n;
 }
 
+// A complete 3-frame synthetic run at dir/run.h5 (with its sidecars).
+std::string write_complete_run(const ScratchDir& dir) {
+  const std::string path = dir.file("run.h5");
+  const TrajectoryHeader h = test::synthetic_header();
+  TrajectoryWriter w(path, h);
+  for (int i = 0; i < 3; ++i) w.append(test::synthetic_frame(h, i));
+  w.finish(TrajectoryStatus::complete);
+  return path;
+}
+
 }  // namespace
 
 TEST_CASE("the XDMF checker itself rejects broken XML", "[io][xdmf]") {
@@ -85,16 +95,17 @@ TEST_CASE("XDMF sidecar is well-formed and references existing datasets", "[io][
   CHECK(count(xml, "Name=\"floor &amp; &lt;plate&gt;\"") == 3);
 
   // Every HDF reference names the file (relative) and a dataset that exists in it with
-  // the dimensions the XDMF states.
+  // the dimensions the XDMF states; positions are read one frame at a time through XDMF 3's
+  // inline hyperslab "path|start:stride:count:dims".
   std::set<std::string> expected;
   for (const auto& b : h.bodies) {
     expected.insert("/bodies/" + b.name + "/surface_triangles");
     expected.insert("/bodies/" + b.name + "/positions");
   }
-  const std::regex ref(R"re(<DataItem Dimensions="([0-9 ]+)"[^>]*Format="HDF">([^<]*)</DataItem>)re");
+  const std::regex ref(R"re(<DataItem Dimensions="([0-9 ]+)"[^>]*Format="HDF">([^<|]*)(\|[^<]*)?</DataItem>)re");
   std::set<std::string> seen;
   for (auto it = std::sregex_iterator(xml.begin(), xml.end(), ref); it != std::sregex_iterator(); ++it) {
-    const std::string dims = (*it)[1], target = (*it)[2];
+    const std::string dims = (*it)[1], target = (*it)[2], slice = (*it)[3];
     REQUIRE(target.rfind("run.h5:", 0) == 0);
     std::string dataset = target.substr(7);
     for (std::string::size_type p; (p = dataset.find("&amp;")) != std::string::npos;) dataset.replace(p, 5, "&");
@@ -105,12 +116,39 @@ TEST_CASE("XDMF sidecar is well-formed and references existing datasets", "[io][
     seen.insert(dataset);
     for (std::size_t b = 0; b < h.bodies.size(); ++b) {
       const std::string g = "/bodies/" + h.bodies[b].name;
-      if (dataset == g + "/positions") CHECK(dims == "3 " + std::to_string(h.bodies[b].rest.rows()) + " 3");
-      if (dataset == g + "/surface_triangles")
+      const std::string n = std::to_string(h.bodies[b].rest.rows());
+      if (dataset == g + "/positions") {
+        CHECK(dims == n + " 3");
+        CHECK(std::regex_match(slice, std::regex("\\|[0-2] 0 0:1 1 1:1 " + n + " 3:3 " + n + " 3")));
+      }
+      if (dataset == g + "/surface_triangles") {
         CHECK(dims == std::to_string(h.bodies[b].surface.rows()) + " 3");
+        CHECK(slice.empty());
+      }
     }
   }
   CHECK(seen == expected);
-  // Frame 2's hyperslab starts at frame index 2.
+  // Frame 2's slice starts at frame index 2.
+  CHECK(xml.find("/positions|2 0 0:1 1 1:1 5 3:3 5 3</DataItem>") != std::string::npos);
+  // The per-frame collections are unnamed (Xdmf3ReaderT then keeps the body names).
+  CHECK(count(xml, "<Grid GridType=\"Collection\" CollectionType=\"Spatial\">") == 3);
+}
+
+TEST_CASE("legacy XDMF sidecar: one temporal collection per body, HyperSlab wrappers", "[io][xdmf]") {
+  ScratchDir dir("traj_xdmf2");
+  const std::string path = write_complete_run(dir);
+  CHECK(trajectory_xdmf_path(path, XdmfFlavour::legacy) == dir.file("run.xdmf2"));
+  const std::string xml = test::read_bytes(dir.file("run.xdmf2"));
+  REQUIRE_FALSE(xml.empty());
+  INFO(xml_problem(xml));
+  CHECK(xml_problem(xml).empty());
+  CHECK(count(xml, "CollectionType=\"Temporal\"") == 2);
+  CHECK(count(xml, "<Grid Name=\"cube\" GridType=\"Collection\" CollectionType=\"Temporal\">") == 1);
+  CHECK(count(xml, "<Grid Name=\"cube\" GridType=\"Uniform\">") == 3);
+  CHECK(count(xml, "<Time Value=") == 3 * 2);
+  CHECK(count(xml, "ItemType=\"HyperSlab\"") == 3 * 2);
   CHECK(xml.find(">2 0 0 1 1 1 1 5 3</DataItem>") != std::string::npos);
+  CHECK(xml.find("<DataItem Dimensions=\"3 5 3\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">"
+                 "run.h5:/bodies/cube/positions</DataItem>") != std::string::npos);
+  CHECK(xml.find('|') == std::string::npos);
 }
