@@ -2,12 +2,14 @@
 #include <catch2/catch.hpp>
 
 #include "eipc/certify/certify.hpp"
+#include "eipc/certify/closest_points.hpp"
 #include "eipc/certify/exact_tests.hpp"
 #include "eipc/certify/penetration.hpp"
 #include "test_meshes.hpp"
 
 #include <nlohmann/json.hpp>
 
+#include <limits>
 #include <sstream>
 
 using namespace eipc;
@@ -185,4 +187,41 @@ TEST_CASE("certify_trajectory: first intersection time, per-pair summary, JSON a
     CHECK(text.str().find("deepest 0.005 m") != std::string::npos);
     CHECK(text.str().find("table / cube: 3 frames, first frame 2  t = 0.02 s") != std::string::npos);
   }
+}
+
+TEST_CASE("tree-accelerated location and distance agree with brute force", "[certify][depth]") {
+  // A coarse sphere through a finer one: many vertices of each inside the other,
+  // at many different depths. Brute force: side_of_closed_surface over every
+  // triangle, and the nearest point over every triangle.
+  const Surface a = test::sphere({0, 0, 0}, 1.0, 3), b = test::sphere({0.9, 0.13, -0.07}, 0.8, 2);
+  const auto pairs = measure({a, b});
+  REQUIRE(pairs.size() == 1);
+  const PairPenetration& p = pairs[0];
+  auto brute = [](const Surface& from, const Surface& into, std::size_t& inside) {
+    double deepest = 0.0;
+    for (int v = 0; v < from.x.rows(); ++v) {
+      const Vec3 x = from.x.row(v).transpose();
+      const PointSide side = side_of_closed_surface(x, into.x, into.faces);
+      REQUIRE(side != PointSide::undecided);
+      if (side == PointSide::outside) continue;
+      ++inside;
+      double d = std::numeric_limits<double>::infinity();
+      for (int f = 0; f < into.faces.rows(); ++f) {
+        const Vec3 c = closest_point_on_triangle(x, into.x.row(into.faces(f, 0)).transpose(),
+                                                 into.x.row(into.faces(f, 1)).transpose(),
+                                                 into.x.row(into.faces(f, 2)).transpose());
+        d = std::min(d, (c - x).norm());
+      }
+      deepest = std::max(deepest, d);
+    }
+    return deepest;
+  };
+  std::size_t a_in_b = 0, b_in_a = 0;
+  const double deepest_a = brute(a, b, a_in_b), deepest_b = brute(b, a, b_in_a);
+  CHECK(a_in_b > 10);
+  CHECK(b_in_a > 10);
+  CHECK(*p.a_in_b == a_in_b);
+  CHECK(*p.b_in_a == b_in_a);
+  CHECK(p.depth() > 0.1);
+  CHECK(p.depth() == Approx(std::max(deepest_a, deepest_b)).margin(1e-14));
 }
