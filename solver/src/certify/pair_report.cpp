@@ -66,7 +66,8 @@ void print_frame_pairs(const CertifyReport& r, const FrameReport& f, std::ostrea
       if (p.undecided) out << "; " << p.undecided << " vertices undecided";
     }
     if (p.deepest) out << "; deepest " << length(r, p.deepest->depth) << ": " << vertex_text(r, *p.deepest);
-    else out << "; no vertex inside (the surfaces cross through edges only)";
+    else if (p.a_in_b || p.b_in_a) out << "; no vertex inside (the surfaces cross through edges only)";
+    else out << "; no corner past a triangle it crosses";
     out << "\n";
   }
 }
@@ -80,8 +81,9 @@ void print_summaries(const CertifyReport& r, std::ostream& out) {
     if (s.deepest)
       out << "; deepest " << length(r, s.deepest->depth) << " in frame " << s.deepest_frame << ": "
           << vertex_text(r, *s.deepest);
-    else out << "; no vertex inside in any frame";
-    if (s.body_a != s.body_b) out << "; at most " << s.max_inside << " vertices inside";
+    else out << "; no depth measured in any frame";
+    if (s.max_inside)
+      out << "; at most " << *s.max_inside << (s.body_b == kGround ? " vertices on or below" : " vertices inside");
     out << "\n";
   }
 }
@@ -125,7 +127,7 @@ json summary_json(const CertifyReport& r) {
                      {"first_time", r.has_times ? json(s.first_time) : json(nullptr)},
                      {"max_depth", s.deepest ? json(s.deepest->depth) : json(nullptr)},
                      {"deepest", deepest},
-                     {"max_inside_vertices", s.body_a == s.body_b ? json(nullptr) : json(s.max_inside)}});
+                     {"max_inside_vertices", count_json(s.max_inside)}});
   }
   return {{"intersecting_frames", r.intersecting_frames()},
           {"first_intersection_frame", first_frame},

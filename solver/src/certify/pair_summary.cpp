@@ -27,7 +27,8 @@ std::vector<PairSummary> CertifyReport::pair_summaries() const {
         s.deepest = p.deepest;
         s.deepest_frame = f.frame;
       }
-      s.max_inside = std::max(s.max_inside, p.a_in_b.value_or(0) + p.b_in_a.value_or(0));
+      if (p.a_in_b || p.b_in_a)
+        s.max_inside = std::max(s.max_inside.value_or(0), p.a_in_b.value_or(0) + p.b_in_a.value_or(0));
     }
   std::vector<PairSummary> out;
   for (auto& [key, s] : by_pair) out.push_back(s);

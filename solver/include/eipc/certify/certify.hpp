@@ -47,7 +47,9 @@ struct PairSummary {
   double first_time = 0.0;
   std::optional<VertexDepth> deepest;  ///< deepest vertex over all frames
   int deepest_frame = -1;
-  std::size_t max_inside = 0;      ///< most vertices inside (a_in_b + b_in_a) in one frame
+  /// Most vertices inside (a_in_b + b_in_a, or below the ground) in one frame;
+  /// none where no count is defined (self pairs, two open surfaces).
+  std::optional<std::size_t> max_inside;
 };
 
 struct CertifyReport {

@@ -118,6 +118,29 @@ TEST_CASE("a self-intersecting body is its own pair, with the crossing depth", "
   CHECK(p.deepest->triangle >= 0);
   CHECK(p.deepest->triangle < 12);  // behind a triangle of the big part
   CHECK(p.depth() == Approx(0.005).margin(1e-15));
+
+  // Reported as its own pair, in text and JSON.
+  Trajectory tr;
+  tr.header.bodies.push_back({"folded", "full", false, folded.x, folded.faces, {}, std::nullopt});
+  Frame f;
+  f.time = 0.5;
+  f.positions = {folded.x};
+  tr.frames.push_back(f);
+  const CertifyReport r = certify_trajectory(tr);
+  std::ostringstream json_out, text;
+  print_report_json(r, json_out);
+  print_report(r, text);
+  const auto j = nlohmann::json::parse(json_out.str());
+  REQUIRE(j["summary"]["pairs"].size() == 1);
+  const auto& s = j["summary"]["pairs"][0];
+  CHECK(s["kind"] == "self");
+  CHECK(s["body_a"] == "folded");
+  CHECK(s["body_b"] == "folded");
+  CHECK(s["max_inside_vertices"].is_null());
+  CHECK(s["max_depth"].get<double>() == Approx(0.005).margin(1e-15));
+  CHECK(j["summary"]["first_intersection_time"] == 0.5);
+  CHECK(text.str().find("folded (self): ") != std::string::npos);
+  CHECK(text.str().find("past its triangle #") != std::string::npos);
 }
 
 TEST_CASE("a body below the ground is paired with the ground", "[certify][depth]") {
@@ -154,7 +177,8 @@ TEST_CASE("certify_trajectory: first intersection time, per-pair summary, JSON a
     CHECK(s[0].first_frame == 2);
     CHECK(s[0].first_time == Approx(0.02));
     CHECK(s[0].deepest_frame == 3);
-    CHECK(s[0].max_inside == 4);
+    REQUIRE(s[0].max_inside.has_value());
+    CHECK(*s[0].max_inside == 4);
     REQUIRE(s[0].deepest.has_value());
     CHECK(s[0].deepest->depth == Approx(0.005).margin(1e-15));
 
