@@ -75,8 +75,9 @@ FrameCheck check_frame(const std::vector<BodyState>& bodies, std::optional<doubl
       const PointSide side = side_of_closed_surface(p, *bodies[b].x, *bodies[b].faces);
       if (side == PointSide::outside) continue;
       ++out.containment;
-      const Violation hit{side == PointSide::undecided ? ViolationKind::containment_undecided : ViolationKind::containment,
-                          static_cast<int>(a), v, static_cast<int>(b), -1};
+      const ViolationKind kind =
+          side == PointSide::undecided ? ViolationKind::containment_undecided : ViolationKind::containment;
+      const Violation hit{kind, static_cast<int>(a), v, static_cast<int>(b), -1};
       record(hit);
       out.body_hits.push_back(hit);
     }

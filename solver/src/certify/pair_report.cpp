@@ -14,6 +14,7 @@ std::string name_of(const CertifyReport& r, int b) {
 
 const char* kind_of(int a, int b) { return b == kGround ? "ground" : a == b ? "self" : "bodies"; }
 
+/// eipc trajectories are in metres; OBJ frames (no times) carry no unit.
 std::string length(const CertifyReport& r, double d) {
   std::ostringstream s;
   s << d << (r.has_times ? " m" : "");
@@ -77,7 +78,8 @@ void print_summaries(const CertifyReport& r, std::ostream& out) {
   if (summaries.empty()) return;
   out << "intersecting body pairs:\n";
   for (const PairSummary& s : summaries) {
-    out << "  " << pair_name(r, s.body_a, s.body_b) << ": " << s.frames << " frames, first " << frame_label(r, s.first_frame, s.first_time);
+    out << "  " << pair_name(r, s.body_a, s.body_b) << ": " << s.frames << " frames, first "
+        << frame_label(r, s.first_frame, s.first_time);
     if (s.deepest)
       out << "; deepest " << length(r, s.deepest->depth) << " in frame " << s.deepest_frame << ": "
           << vertex_text(r, *s.deepest);

@@ -27,7 +27,7 @@ void keep_deeper(std::optional<VertexDepth>& best, const VertexDepth& candidate)
   if (!best || candidate.depth > best->depth) best = candidate;
 }
 
-Vec3 position(const BodyState& b, int v) { return b.x->row(v).transpose(); }
+Vec3 vertex_position(const BodyState& b, int v) { return b.x->row(v).transpose(); }
 
 /// Surface vertices of body `from` inside or on body `into`'s closed surface.
 std::size_t count_inside(const std::vector<BodyState>& bodies, int from, int into, const SurfaceLocator& locator,
@@ -36,7 +36,7 @@ std::size_t count_inside(const std::vector<BodyState>& bodies, int from, int int
   std::vector<PointSide> side(vertices.size());
   std::vector<double> depth(vertices.size(), 0.0);
   tbb::parallel_for(std::size_t(0), vertices.size(), [&](std::size_t i) {
-    const Vec3 p = position(bodies[from], vertices[i]);
+    const Vec3 p = vertex_position(bodies[from], vertices[i]);
     side[i] = locator.side(p);
     if (side[i] == PointSide::inside) depth[i] = locator.distance(p);
   });
@@ -55,14 +55,15 @@ void crossing_depth(const std::vector<BodyState>& bodies, int bs, int s, int bt,
                     std::optional<VertexDepth>& best) {
   const Tris& fs = *bodies[bs].faces;
   const Tris& ft = *bodies[bt].faces;
-  const Vec3 a = position(bodies[bt], ft(t, 0)), b = position(bodies[bt], ft(t, 1)), c = position(bodies[bt], ft(t, 2));
+  const Vec3 a = vertex_position(bodies[bt], ft(t, 0)), b = vertex_position(bodies[bt], ft(t, 1));
+  const Vec3 c = vertex_position(bodies[bt], ft(t, 2));
   const Vec3 n = (b - a).cross(c - a);
   const double area2 = n.norm();
   if (!(area2 > 0.0)) return;
   for (int k = 0; k < 3; ++k) {
     const int v = fs(s, k);
     if (bs == bt && (v == ft(t, 0) || v == ft(t, 1) || v == ft(t, 2))) continue;  // a shared corner
-    const Vec3 p = position(bodies[bs], v);
+    const Vec3 p = vertex_position(bodies[bs], v);
     const double signed_distance = n.dot(p - a) / area2;
     if (!(signed_distance < 0.0)) continue;
     const Vec3 q = p - signed_distance * n / area2;

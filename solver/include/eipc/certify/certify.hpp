@@ -61,7 +61,7 @@ struct CertifyReport {
   std::vector<MotionReport> motions;
   std::vector<std::string> notes;  ///< e.g. open surfaces (containment in them not tested)
   double seconds = 0.0;            ///< wall time of the checks
-  bool has_times = true;           ///< false for OBJ frames (their time is the frame index)
+  bool has_times = true;           ///< false for OBJ frames (time = frame index, no length unit)
 
   std::size_t failed_frames() const;
   std::size_t motions_with(MotionStatus s) const;
