@@ -52,7 +52,8 @@ std::string error_against(const fs::path& dir, const json& record, const std::st
 const std::vector<std::string>& runs_csv_columns() {
   static const std::vector<std::string> columns = {
       "scenario", "embedding", "dt", "steps", "wall_seconds", "real_time_factor", "newton_mean", "newton_max",
-      "line_search_steps", "min_distance", "certified", "status", "exit_code", "trajectory", "error"};
+      "line_search_steps", "min_distance", "certified", "status", "exit_code", "trajectory", "error",
+      "intersecting_frames", "max_depth_m", "first_intersection_time"};
   return columns;
 }
 
@@ -72,7 +73,8 @@ std::vector<RunRow> collect_runs(const std::string& dir, const std::optional<std
     row.status = record.value("status", "failed");
     row.exit_code = record.value("exit_code", -1);
     const std::string stem = file.filename().string().substr(0, file.filename().string().size() - 5);
-    row.certified = certified_value((fs::path(dir) / (stem + ".certify.json")).string());
+    const std::string certificate = (fs::path(dir) / (stem + ".certify.json")).string();
+    row.certified = certified_value(certificate);
     const json summary = record.value("summary", json());
     row.cells = {row.scenario,
                  row.embedding,
@@ -89,6 +91,11 @@ std::vector<RunRow> collect_runs(const std::string& dir, const std::optional<std
                  std::to_string(row.exit_code),
                  record.value("trajectory", ""),
                  reference ? error_against(dir, record, *reference) : ""};
+    // The certificate's depth summary (docs/certify.md): empty cells when there is none.
+    const json cert = read_json_file(certificate);
+    const json depth = cert.is_object() ? cert.value("summary", json()) : json();
+    for (const char* key : {"intersecting_frames", "max_depth", "first_intersection_time"})
+      row.cells.push_back(summary_number(depth, key));
     rows.push_back(std::move(row));
   }
   std::sort(rows.begin(), rows.end(), [](const RunRow& a, const RunRow& b) {

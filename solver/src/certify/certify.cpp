@@ -67,8 +67,11 @@ CertifyReport certify_trajectory(const Trajectory& trajectory, const CertifyOpti
 
   for (std::size_t k = 0; k < trajectory.frames.size(); ++k) {
     const Frame& f = trajectory.frames[k];
-    report.frames.push_back({static_cast<int>(k), f.time, f.step,
-                             check_frame(states(f, k), report.ground_height, options.max_examples)});
+    const std::vector<BodyState> state = states(f, k);
+    FrameReport r{static_cast<int>(k), f.time, f.step, check_frame(state, report.ground_height, options.max_examples)};
+    if (!r.check.ok()) r.pairs = measure_penetration(state, r.check, report.ground_height);
+    r.check.body_hits = {};  // measured: no need to keep every hit
+    report.frames.push_back(std::move(r));
     if (options.continuous && k > 0) {
       const Frame& prev = trajectory.frames[k - 1];
       report.motions.push_back({static_cast<int>(k - 1), static_cast<int>(k), prev.time, f.time,
@@ -80,18 +83,26 @@ CertifyReport certify_trajectory(const Trajectory& trajectory, const CertifyOpti
   return report;
 }
 
+namespace {
+bool is_obj_input(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  return fs::is_directory(path, ec) || fs::path(path).extension() == ".obj" || fs::path(path).extension() == ".OBJ";
+}
+}  // namespace
+
 Trajectory load_certify_input(const std::string& path) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  if (fs::is_directory(path, ec) || fs::path(path).extension() == ".obj" || fs::path(path).extension() == ".OBJ")
-    return read_obj_frames(path);
+  if (is_obj_input(path)) return read_obj_frames(path);
   if (!fs::exists(path, ec)) throw InputError(path + ": no such file or directory");
   return read_trajectory(path);
 }
 
 int certify_command(const std::string& path, const CertifyOptions& options, std::ostream& out, std::ostream& err) {
   try {
-    const CertifyReport report = certify_trajectory(load_certify_input(path), options, path);
+    CertifyReport report = certify_trajectory(load_certify_input(path), options, path);
+    report.has_times = !is_obj_input(path);
     if (options.json) print_report_json(report, out);
     else print_report(report, out);
     return report.exit_code();

@@ -3,6 +3,8 @@
 // used (orientation, coplanar_orientation, do_intersect), never constructions.
 #include "eipc/certify/exact_tests.hpp"
 
+#include "ray_parity.hpp"
+
 #include <CGAL/Exact_predicates_inexact_constructions_kernel.h>
 #include <CGAL/intersections.h>
 
@@ -40,10 +42,10 @@ bool point_on_triangle(const Point& a, const Point& b, const Point& c, const Poi
   return CGAL::orientation(a, b, c, p) == CGAL::COPLANAR && coplanar_point_in_triangle(a, b, c, p);
 }
 
-enum class RayHit { miss, cross, degenerate };
+}  // namespace
 
-/// Does the segment pq (q far outside the surface's box) cross the triangle abc
-/// through its interior (cross), miss it, or touch an edge/vertex or lie in its plane (degenerate)?
+namespace ray_parity {
+
 RayHit ray_vs_triangle(const Point& p, const Point& q, const Point& a, const Point& b, const Point& c) {
   if (CGAL::collinear(a, b, c)) {
     const bool touches = CGAL::do_intersect(Segment(p, q), Segment(a, b)) ||
@@ -67,7 +69,22 @@ RayHit ray_vs_triangle(const Point& p, const Point& q, const Point& a, const Poi
   return RayHit::cross;
 }
 
-}  // namespace
+const std::array<Vec3, 8>& directions() {
+  static const std::array<Vec3, 8> dirs = {Vec3{0.5773, 0.5774, 0.5771},  Vec3{-0.3119, 0.8312, 0.4603},
+                                           Vec3{0.7071, -0.1234, -0.6963}, Vec3{-0.4472, -0.7746, 0.4472},
+                                           Vec3{0.1391, 0.2931, -0.9459},  Vec3{-0.8321, 0.1109, -0.5433},
+                                           Vec3{0.2673, -0.9341, 0.2370},  Vec3{0.9219, 0.3301, 0.2029}};
+  return dirs;
+}
+
+Vec3 ray_end(const Vec3& p, const Vec3& d, const Vec3& lo, const Vec3& hi) {
+  const double reach = 2.0 * ((hi - lo).norm() + (p - lo).norm() + (p - hi).norm()) + 1.0;
+  Vec3 q = p + reach * d;
+  while (!((q.array() < lo.array()).any() || (q.array() > hi.array()).any())) q = p + 2.0 * (q - p);
+  return q;
+}
+
+}  // namespace ray_parity
 
 bool triangle_is_degenerate(const Vec3& a, const Vec3& b, const Vec3& c) {
   return CGAL::collinear(pt(a), pt(b), pt(c));
@@ -115,22 +132,15 @@ PointSide side_of_closed_surface(const Vec3& p, const Positions& x, const Tris& 
   for (int f = 0; f < faces.rows(); ++f)
     if (point_on_triangle(corner(f, 0), corner(f, 1), corner(f, 2), pp)) return PointSide::on_boundary;
 
-  // Fixed, "generic" directions (deterministic): a degenerate hit on one is
-  // practically never repeated on the next.
-  const double dirs[][3] = {{0.5773, 0.5774, 0.5771},  {-0.3119, 0.8312, 0.4603}, {0.7071, -0.1234, -0.6963},
-                            {-0.4472, -0.7746, 0.4472}, {0.1391, 0.2931, -0.9459}, {-0.8321, 0.1109, -0.5433},
-                            {0.2673, -0.9341, 0.2370},  {0.9219, 0.3301, 0.2029}};
-  const double reach = 2.0 * ((hi - lo).norm() + (p - lo).norm() + (p - hi).norm()) + 1.0;
-  for (const auto& d : dirs) {
-    Vec3 q = p + reach * Vec3(d[0], d[1], d[2]);
-    while (!((q.array() < lo.array()).any() || (q.array() > hi.array()).any())) q = p + 2.0 * (q - p);
+  for (const Vec3& d : ray_parity::directions()) {
+    const Vec3 q = ray_parity::ray_end(p, d, lo, hi);
     const Point qq = pt(q);
     int crossings = 0;
     bool degenerate = false;
     for (int f = 0; f < faces.rows() && !degenerate; ++f) {
-      const RayHit h = ray_vs_triangle(pp, qq, corner(f, 0), corner(f, 1), corner(f, 2));
-      if (h == RayHit::cross) ++crossings;
-      degenerate = h == RayHit::degenerate;
+      const auto h = ray_parity::ray_vs_triangle(pp, qq, corner(f, 0), corner(f, 1), corner(f, 2));
+      if (h == ray_parity::RayHit::cross) ++crossings;
+      degenerate = h == ray_parity::RayHit::degenerate;
     }
     if (!degenerate) return crossings % 2 ? PointSide::inside : PointSide::outside;
   }

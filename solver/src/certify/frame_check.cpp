@@ -59,7 +59,9 @@ FrameCheck check_frame(const std::vector<BodyState>& bodies, std::optional<doubl
     if (hit[i]) {
       ++out.triangle_pairs;
       const auto [s, t] = pairs[i];
-      record({ViolationKind::triangle_pair, tris.body[s], tris.local[s], tris.body[t], tris.local[t]});
+      const Violation hit{ViolationKind::triangle_pair, tris.body[s], tris.local[s], tris.body[t], tris.local[t]};
+      record(hit);
+      out.body_hits.push_back(hit);
     }
 
   // Whole-body containment: with no surface crossing, a body is inside another
@@ -73,8 +75,11 @@ FrameCheck check_frame(const std::vector<BodyState>& bodies, std::optional<doubl
       const PointSide side = side_of_closed_surface(p, *bodies[b].x, *bodies[b].faces);
       if (side == PointSide::outside) continue;
       ++out.containment;
-      record({side == PointSide::undecided ? ViolationKind::containment_undecided : ViolationKind::containment,
-              static_cast<int>(a), v, static_cast<int>(b), -1});
+      const ViolationKind kind =
+          side == PointSide::undecided ? ViolationKind::containment_undecided : ViolationKind::containment;
+      const Violation hit{kind, static_cast<int>(a), v, static_cast<int>(b), -1};
+      record(hit);
+      out.body_hits.push_back(hit);
     }
   }
   return out;

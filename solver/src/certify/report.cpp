@@ -1,6 +1,8 @@
 // Text and JSON forms of a certification report.
 #include "eipc/certify/certify.hpp"
 
+#include "pair_report.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <iomanip>
@@ -97,7 +99,7 @@ void print_report(const CertifyReport& r, std::ostream& out) {
       << (r.continuous ? ", continuous" : "") << "\n";
   for (const auto& n : r.notes) out << "  note: " << n << "\n";
   for (const auto& f : r.frames) {
-    out << "frame " << std::setw(6) << f.frame << "  t = " << std::setw(12) << std::left << f.time << std::right;
+    out << pair_report::frame_label(r, f.frame, f.time);
     if (f.check.ok()) {
       out << "  ok\n";
       continue;
@@ -107,6 +109,7 @@ void print_report(const CertifyReport& r, std::ostream& out) {
         << " degenerate";
     if (!f.check.examples.empty()) out << "; first: " << describe(r, f.check.examples.front());
     out << "\n";
+    pair_report::print_frame_pairs(r, f, out);
   }
   for (const auto& m : r.motions) {
     if (m.check.status() == MotionStatus::certified) continue;
@@ -116,7 +119,9 @@ void print_report(const CertifyReport& r, std::ostream& out) {
     if (!m.check.examples.empty()) out << "; first: " << describe(r, m.check.examples.front());
     out << "\n";
   }
-  out << "summary: " << r.frames.size() - r.failed_frames() << "/" << r.frames.size() << " frames clear";
+  pair_report::print_summaries(r, out);
+  out << "summary: " << r.frames.size() - r.failed_frames() << "/" << r.frames.size() << " frames clear, "
+      << r.intersecting_frames() << " intersecting";
   if (r.continuous)
     out << "; motions: " << r.motions_with(MotionStatus::certified) << " certified, "
         << r.motions_with(MotionStatus::inconclusive) << " inconclusive, " << r.motions_with(MotionStatus::collision)
@@ -135,7 +140,8 @@ void print_report_json(const CertifyReport& r, std::ostream& out) {
                       {"counts", {{"triangle_pairs", f.check.triangle_pairs}, {"containment", f.check.containment},
                                   {"ground", f.check.ground}, {"degenerate", f.check.degenerate}}},
                       {"candidate_pairs", f.check.candidate_pairs},
-                      {"first", ex.empty() ? json(nullptr) : ex.front()}, {"examples", ex}});
+                      {"first", ex.empty() ? json(nullptr) : ex.front()}, {"examples", ex},
+                      {"pairs", pair_report::frame_pairs_json(r, f)}});
   }
   for (const auto& m : r.motions) {
     json ex = json::array();
@@ -164,6 +170,7 @@ void print_report_json(const CertifyReport& r, std::ostream& out) {
               {"seconds", r.seconds}}},
             {"ok", r.all_clear()},
             {"exit_code", r.exit_code()}};
+  j["summary"].update(pair_report::summary_json(r));
   out << j.dump(2) << "\n";
 }
 

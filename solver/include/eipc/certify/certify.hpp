@@ -5,6 +5,7 @@
 
 #include "eipc/certify/frame_check.hpp"
 #include "eipc/certify/motion_check.hpp"
+#include "eipc/certify/penetration.hpp"
 #include "eipc/io/trajectory.hpp"
 
 #include <optional>
@@ -29,12 +30,26 @@ struct FrameReport {
   double time = 0.0;
   long step = 0;
   FrameCheck check;
+  std::vector<PairPenetration> pairs;  ///< measured only when the check failed
 };
 
 struct MotionReport {
   int from = 0, to = 0;
   double t0 = 0.0, t1 = 0.0;
   MotionCheck check;
+};
+
+/// One intersecting body pair over the whole trajectory.
+struct PairSummary {
+  int body_a = -1, body_b = -1;    ///< as in PairPenetration
+  std::size_t frames = 0;          ///< frames in which the pair intersects
+  int first_frame = -1;
+  double first_time = 0.0;
+  std::optional<VertexDepth> deepest;  ///< deepest vertex over all frames
+  int deepest_frame = -1;
+  /// Most vertices inside (a_in_b + b_in_a, or below the ground) in one frame;
+  /// none where no count is defined (self pairs, two open surfaces).
+  std::optional<std::size_t> max_inside;
 };
 
 struct CertifyReport {
@@ -46,9 +61,14 @@ struct CertifyReport {
   std::vector<MotionReport> motions;
   std::vector<std::string> notes;  ///< e.g. open surfaces (containment in them not tested)
   double seconds = 0.0;            ///< wall time of the checks
+  bool has_times = true;           ///< false for OBJ frames (time = frame index, no length unit)
 
   std::size_t failed_frames() const;
   std::size_t motions_with(MotionStatus s) const;
+  /// Frames with an intersecting body pair (the ground counts; degenerate triangles alone do not).
+  std::size_t intersecting_frames() const;
+  /// Per body pair, sorted like PairPenetration.
+  std::vector<PairSummary> pair_summaries() const;
   /// Every frame clear and, with --continuous, every motion certified.
   bool all_clear() const;
   /// 0 all clear, 1 an intersection found or a motion not certified.

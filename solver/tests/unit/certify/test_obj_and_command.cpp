@@ -89,6 +89,22 @@ TEST_CASE("certify command on OBJ frame directories", "[certify][obj]") {
     CHECK(j["frames"][1]["first"]["body_b"] == "right");
     CHECK(j["frames"][2]["ok"] == true);
     CHECK(j["exit_code"] == 1);
+    // Measured per body pair; OBJ frames have no times.
+    REQUIRE(j["frames"][1]["pairs"].size() == 1);
+    CHECK(j["frames"][1]["pairs"][0]["body_a"] == "left");
+    // The boxes' y and z faces are coplanar: the corners of each that lie in the
+    // other (x = 0.5 + 1e-12 and x = 1) are on its surface, depth exactly 0.
+    CHECK(j["frames"][1]["pairs"][0]["b_in_a"] == 4);
+    CHECK(j["frames"][1]["pairs"][0]["a_in_b"] == 4);
+    CHECK(j["frames"][1]["pairs"][0]["depth"] == 0.0);
+    CHECK(j["summary"]["intersecting_frames"] == 1);
+    CHECK(j["summary"]["first_intersection_frame"] == 1);
+    CHECK(j["summary"]["first_intersection_time"].is_null());
+    opt.json = false;
+    std::ostringstream text;
+    CHECK(certify_command(dir.path.string(), opt, text, err) == 1);
+    CHECK(text.str().find("t =") == std::string::npos);
+    CHECK(text.str().find("left / right: 1 frames, first frame 1;") != std::string::npos);
   }
   SECTION("one subdirectory per body; continuous jump-through") {
     TempDir dir("bodies");

@@ -3,6 +3,7 @@
 #include "cli_test_helpers.hpp"
 #include "eipc/analysis/trajectory_error.hpp"
 #include "eipc/io/trajectory_file.hpp"
+#include "eipc/io/trajectory_writer.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -70,7 +71,8 @@ TEST_CASE("eipc sweep runs every combination, certifies it and tabulates runs.cs
   REQUIRE(r.code == 0);
   CHECK(first_line(out / "runs.csv") ==
         "scenario,embedding,dt,steps,wall_seconds,real_time_factor,newton_mean,newton_max,line_search_steps,"
-        "min_distance,certified,status,exit_code,trajectory,error");
+        "min_distance,certified,status,exit_code,trajectory,error,intersecting_frames,max_depth_m,"
+        "first_intersection_time");
   const std::vector<Row> rows = read_runs_csv(out / "runs.csv");
   REQUIRE(rows.size() == 4);
   const std::vector<std::pair<std::string, std::string>> order = {
@@ -85,6 +87,9 @@ TEST_CASE("eipc sweep runs every combination, certifies it and tabulates runs.cs
     CHECK(rows[i].at("exit_code") == "0");
     CHECK(rows[i].at("certified") == "yes");
     CHECK(rows[i].at("error") == "");
+    CHECK(rows[i].at("intersecting_frames") == "0");
+    CHECK(rows[i].at("max_depth_m") == "");
+    CHECK(rows[i].at("first_intersection_time") == "");
     const std::string traj = "cli_" + order[i].first + "_dt" + order[i].second + ".h5";
     CHECK(rows[i].at("trajectory") == traj);
     const Trajectory t = read_trajectory((out / traj).string());
@@ -110,6 +115,35 @@ TEST_CASE("eipc sweep runs every combination, certifies it and tabulates runs.cs
     CHECK(count(again.output, "[sweep] certify") == 2);  // the re-run and the lost certificate
     CHECK(fs::last_write_time(out / "cli_full_dt0.01.h5") == stamp);
     CHECK(read_runs_csv(out / "runs.csv").size() == 4);
+  }
+  SECTION("an intersecting trajectory: its depth and first time in runs.csv") {
+    // Replace one finished run by a trajectory whose cube b is pushed into cube a
+    // in its second frame, 5 mm deep in x; the resumed sweep certifies it again.
+    const fs::path file = out / "cli_full_dt0.02.h5";
+    Trajectory t = read_trajectory(file.string());
+    REQUIRE(t.frames.size() == 2);
+    const Vec3 shift(-0.105, 0.02, 0.02);  // b: x from 0.2 to 0.095, a spans x in [0, 0.1]
+    for (Frame& f : t.frames) f.positions = t.frames[0].positions;
+    t.frames[1].positions[1].rowwise() += shift.transpose();
+    fs::remove(file);
+    {
+      TrajectoryWriter writer(file.string(), t.header);
+      for (const Frame& f : t.frames) writer.append(f);
+      writer.finish(TrajectoryStatus::complete);
+    }
+    fs::remove(out / "cli_full_dt0.02.certify.json");
+    const Result again = run_eipc(args);
+    INFO(again.output);
+    CHECK(again.code == 1);  // not certified
+    const std::vector<Row> again_rows = read_runs_csv(out / "runs.csv");
+    REQUIRE(again_rows.size() == 4);
+    const Row& row = again_rows[3];
+    REQUIRE(row.at("trajectory") == "cli_full_dt0.02.h5");
+    CHECK(row.at("certified") == "no");
+    CHECK(row.at("intersecting_frames") == "1");
+    CHECK(std::stod(row.at("max_depth_m")) == Approx(0.005).margin(1e-12));
+    CHECK(std::stod(row.at("first_intersection_time")) == Approx(0.02));
+    CHECK(again_rows[2].at("intersecting_frames") == "0");
   }
   SECTION("other parameters are other runs") {
     const Result longer = run_eipc(args + " --duration 0.04 --no-certify");
