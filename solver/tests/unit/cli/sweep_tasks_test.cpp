@@ -153,7 +153,11 @@ TEST_CASE("eipc sweep --reference-dt makes the missing references as runs of the
   // Every run has an error now, against the reference the sweep made or the one given.
   const auto cells = [](const std::string& row) {
     std::vector<std::string> out(1);
-    for (char c : row) c == ',' ? out.emplace_back() : out.back().push_back(c);
+    for (char c : row)
+      if (c == ',')
+        out.emplace_back();
+      else
+        out.back().push_back(c);
     return out;
   };
   const std::vector<std::string> header = cells(table.substr(0, table.find('\n')));
