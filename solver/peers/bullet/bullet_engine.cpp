@@ -21,6 +21,7 @@
 #include <fmt/core.h>
 
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -86,6 +87,7 @@ public:
 
     if (scene.params.ground_height) add_ground(*scene.params.ground_height);
     for (std::size_t b = 0; b < scene.bodies.size(); ++b) add_body(int(b));
+    max_substep_ = s.max_substep > 0 ? s.max_substep : s.cfl * explicit_step_limit();
   }
 
   ~BulletEngine() override {
@@ -107,7 +109,8 @@ public:
             {"world", "btDeformableMultiBodyDynamicsWorld (implicit Euler, projected contact)"},
             {"dt", scene_.params.dt},
             {"implicit", s_.implicit},
-            {"max_substep", s_.max_substep},
+            {"max_substep", max_substep_},
+            {"cfl", s_.cfl},
             {"substeps", substeps()},
             {"line_search", s_.line_search},
             {"margin", s_.margin},
@@ -228,7 +231,26 @@ public:
 
 private:
   /// Bullet steps per scene step: the smallest count whose step is at most max_substep.
-  int substeps() const { return std::max(1, int(std::ceil(scene_.params.dt / s_.max_substep - 1e-9))); }
+  int substeps() const { return std::max(1, int(std::ceil(scene_.params.dt / max_substep_ - 1e-9))); }
+
+  /// Explicit elasticity is stable for steps below the time a pressure wave needs to
+  /// cross the shortest tet edge, L_min / sqrt((lambda + 2 mu) / rho), over the soft bodies.
+  double explicit_step_limit() const {
+    double limit = scene_.params.dt;
+    for (std::size_t b = 0; b < bodies_.size(); ++b) {
+      if (bodies_[b].kind != Kind::soft) continue;
+      const Body& body = scene_.bodies[b];
+      const Lame lame = lame_from_youngs(body.material.youngs, body.material.poisson);
+      const double wave_speed = std::sqrt((lame.lambda + 2 * lame.mu) / body.material.density);
+      double shortest = std::numeric_limits<double>::infinity();
+      for (int e = 0; e < body.elements.rows(); ++e)
+        for (int a = 0; a < 4; ++a)
+          for (int c = a + 1; c < 4; ++c)
+            shortest = std::min(shortest, (body.node_rest.row(body.elements(e, a)) - body.node_rest.row(body.elements(e, c))).norm());
+      limit = std::min(limit, shortest / wave_speed);
+    }
+    return limit;
+  }
 
   /// One Bullet step from t to t_next: kinematic bodies' motion states and prescribed
   /// nodes' velocities are aimed at their targets at t_next first.
@@ -404,6 +426,7 @@ private:
   const Scene& scene_;
   BulletSettings s_;
   double friction_ = 0;
+  double max_substep_ = 0;  ///< the Bullet step bound in use (given, or from the CFL condition)
   long step_ = 0;
   std::unique_ptr<btSoftBodyRigidBodyCollisionConfiguration> collision_config_;
   std::unique_ptr<btCollisionDispatcher> dispatcher_;

@@ -14,7 +14,8 @@ struct BulletSettings {
   int iterations = 100;        ///< contact solver iterations per step
   double erp = 0.2;            ///< deformable contact error reduction (fraction of the penetration removed per step)
   double cfm = 0.01;           ///< deformable contact constraint force mixing
-  double max_substep = 1e-3;   ///< longest Bullet step [s]: each scene step is split into equal substeps
+  double max_substep = 0;      ///< longest Bullet step [s] (0: cfl x the explicit stability limit); scene steps are split equally
+  double cfl = 0.5;            ///< fraction of the explicit stability limit used when max_substep is 0
   bool implicit = false;       ///< Bullet's implicit Euler (diverged on every scene tried here; see docs/peers.md)
   bool line_search = false;    ///< Newton line search in the implicit solve
   bool self_collision = false; ///< soft-body self contact

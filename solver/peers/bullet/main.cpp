@@ -12,7 +12,10 @@ int main(int argc, char** argv) {
     app.add_option("--iterations", s.iterations, "contact solver iterations per step")->capture_default_str()->check(CLI::PositiveNumber);
     app.add_option("--erp", s.erp, "deformable contact error reduction per step")->capture_default_str()->check(CLI::Range(0.0, 1.0));
     app.add_option("--cfm", s.cfm, "deformable contact constraint force mixing")->capture_default_str()->check(CLI::NonNegativeNumber);
-    app.add_option("--max-substep", s.max_substep, "longest Bullet step (s); each scene step is split into equal substeps")
+    app.add_option("--max-substep", s.max_substep, "longest Bullet step (s); 0: --cfl times the explicit stability limit")
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--cfl", s.cfl, "fraction of the explicit stability limit per Bullet step")
         ->capture_default_str()
         ->check(CLI::PositiveNumber);
     app.add_option("--implicit", s.implicit, "implicit Euler for elastic forces (true/false)")->capture_default_str();
