@@ -31,6 +31,9 @@ struct MujocoBody {
   int pieces = 0;
 };
 
+/// MuJoCo prints warnings on stdout, where the --json summary goes: send them to stderr.
+extern "C" void warn_on_stderr(const char* message) { std::fprintf(stderr, "mujoco: %s\n", message); }
+
 std::string numbers(const Vec3& v) { return fmt::format("{:.17g} {:.17g} {:.17g}", v.x(), v.y(), v.z()); }
 
 class MujocoEngine final : public PeerEngine {
@@ -38,6 +41,7 @@ public:
   MujocoEngine(const Scene& scene, const MujocoSettings& s) : scene_(scene), s_(s) {
     const double h = scene.params.dt;
     substeps_ = s.max_substep > 0 ? std::max(1, int(std::ceil(h / s.max_substep - 1e-9))) : 1;
+    mju_user_warning = warn_on_stderr;
     const std::string xml = compose_mjcf();
     if (s.mjcf_out) std::ofstream(*s.mjcf_out) << xml;
     char path[] = "/tmp/eipc-mujoco-XXXXXX.xml";
@@ -92,6 +96,8 @@ public:
     for (int j = 1; j <= substeps_; ++j) {
       set_mocap(step_ * scene_.params.dt + j * h);
       mj_step(model_, data_);
+      if (data_->warning[mjWARN_CONTACTFULL].number > 0 || data_->warning[mjWARN_CNSTRFULL].number > 0)
+        throw SolverFailure("mujoco's contact or constraint buffer is full (contacts would be dropped)");
       if (data_->warning[mjWARN_BADQACC].number > 0 || data_->warning[mjWARN_BADQPOS].number > 0 ||
           data_->warning[mjWARN_BADQVEL].number > 0)
         throw SolverFailure("mujoco reported a bad number in qpos/qvel/qacc (it resets the state)");
@@ -185,7 +191,7 @@ private:
     const std::vector<double> ref = solref(), imp = solimp();
     std::string xml = fmt::format(
         "<mujoco model=\"{}\">\n  <compiler angle=\"radian\" inertiafromgeom=\"false\"/>\n"
-        "  <option timestep=\"{:.17g}\" gravity=\"{}\"/>\n"
+        "  <option timestep=\"{:.17g}\" gravity=\"{}\"/>\n  <size nconmax=\"3000\" njmax=\"9000\"/>\n"
         "  <default><geom friction=\"{:.17g} 0.005 0.0001\" solref=\"{:.17g} {:.17g}\" "
         "solimp=\"{:.17g} {:.17g} {:.17g} {:.17g} {:.17g}\" condim=\"3\"/></default>\n",
         "eipc", p.dt / substeps_, numbers(p.gravity), p.contact.friction, ref[0], ref[1], imp[0], imp[1], imp[2],
