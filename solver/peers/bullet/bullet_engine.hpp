@@ -12,6 +12,8 @@ struct BulletSettings {
   double margin = 5e-4;        ///< collision margin of every soft and rigid shape [m]
   double sdf_voxel = 2e-3;     ///< voxel of the sparse signed-distance field for node-rigid contact [m]
   int iterations = 100;        ///< contact solver iterations per step
+  int krylov_iterations = 30;   ///< iterations of the velocity solve (Bullet's default: 300; see docs/peers.md)
+  double krylov_tolerance = 1e-8;  ///< its absolute residual tolerance (Bullet's default)
   double erp = 0.2;            ///< deformable contact error reduction (fraction of the penetration removed per step)
   double cfm = 0.01;           ///< deformable contact constraint force mixing
   double max_substep = 0;      ///< longest Bullet step [s] (0: cfl x the explicit stability limit); scene steps are split equally

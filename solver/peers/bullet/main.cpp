@@ -10,6 +10,12 @@ int main(int argc, char** argv) {
     app.add_option("--sdf-voxel", s.sdf_voxel, "voxel of the sparse SDF for node-rigid contact (m)")->capture_default_str()
         ->check(CLI::PositiveNumber);
     app.add_option("--iterations", s.iterations, "contact solver iterations per step")->capture_default_str()->check(CLI::PositiveNumber);
+    app.add_option("--krylov-iterations", s.krylov_iterations, "iterations of the velocity solve per Bullet step")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    app.add_option("--krylov-tolerance", s.krylov_tolerance, "absolute residual tolerance of the velocity solve")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
     app.add_option("--erp", s.erp, "deformable contact error reduction per step")->capture_default_str()->check(CLI::Range(0.0, 1.0));
     app.add_option("--cfm", s.cfm, "deformable contact constraint force mixing")->capture_default_str()->check(CLI::NonNegativeNumber);
     app.add_option("--max-substep", s.max_substep, "longest Bullet step (s); 0: --cfl times the explicit stability limit")
