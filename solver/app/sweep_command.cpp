@@ -85,7 +85,8 @@ private:
 
   void start(const Task& t) {
     const SweepRun& r = runs_[t.run];
-    std::vector<std::string> argv{exe_};
+    // A peer engine's run starts its own binary; certification is always eipc's.
+    std::vector<std::string> argv{t.kind == TaskKind::run && !r.program.empty() ? r.program : exe_};
     Running job{t, Clock::now(), ""};
     std::string err;
     if (t.kind == TaskKind::run) {
@@ -171,7 +172,7 @@ int sweep_exit_code(const std::vector<SweepRun>& runs, const SweepOptions& o) {
 }
 
 int sweep(const SweepOptions& o) {
-  std::vector<SweepRun> runs = plan_sweep(o);
+  std::vector<SweepRun> runs = plan_sweep(o, self_executable());
   std::error_code ec;
   fs::create_directories(o.out, ec);
   if (ec || !fs::is_directory(o.out)) throw InputError(o.out + ": cannot create the output directory");
@@ -196,6 +197,10 @@ void add_sweep_command(CLI::App& app) {
   cmd->add_option("--dt", o->dts, "time steps (s), comma separated")->required()->delimiter(',');
   cmd->add_option("--embedding", o->embeddings, "embeddings (full, affine or a name), comma separated")
       ->required()
+      ->delimiter(',');
+  cmd->add_option("--engine", o->engines,
+                  "engines, comma separated: eipc (default) and peers with a binary eipc-<engine> beside eipc "
+                  "(bullet, mujoco; docs/peers.md)")
       ->delimiter(',');
   cmd->add_option("--out", o->out, "output directory (see docs/sweep.md)")->required();
   cmd->add_option("--jobs", o->jobs, "simulations at once (default: number of cores)")->check(CLI::NonNegativeNumber);

@@ -34,6 +34,15 @@ std::string file_safe(const std::string& s) {
   return out;
 }
 
+/// A peer engine's driver: eipc-<engine> beside the eipc binary (docs/peers.md).
+std::string peer_program(const std::string& engine, const std::string& eipc_executable) {
+  const std::string program = (std::filesystem::path(eipc_executable).parent_path() / ("eipc-" + engine)).string();
+  if (engine.empty() || !std::filesystem::exists(program))
+    throw InputError("--engine " + engine + ": no peer binary " + program +
+                     " (peers are built only where their Debian package is installed, see docs/peers.md)");
+  return program;
+}
+
 }  // namespace
 
 std::string exact_number(double x) { return fmt::format("{}", x); }
@@ -46,31 +55,39 @@ std::string scenario_name(const std::string& scene, const std::vector<std::strin
   return std::filesystem::path(scene).stem().string();
 }
 
-std::vector<SweepRun> plan_sweep(const SweepOptions& o) {
+std::vector<SweepRun> plan_sweep(const SweepOptions& o, const std::string& eipc_executable) {
   if (o.dts.empty()) throw InputError("--dt: give at least one time step");
   if (o.embeddings.empty()) throw InputError("--embedding: give at least one embedding");
+  if (o.engines.empty()) throw InputError("--engine: give at least one engine");
   for (double dt : o.dts)
     if (!(dt > 0)) throw InputError("--dt: time steps must be positive (got " + exact_number(dt) + ")");
   const std::string scenario = scenario_name(o.scene, o.set);
   const std::string hash = fnv1a_hex(read_file_bytes(o.scene));
   std::vector<SweepRun> runs;
-  for (const std::string& embedding : o.embeddings) {
-    if (embedding.empty()) throw InputError("--embedding: empty name in the list");
-    for (double dt : o.dts) {
-      SweepRun r;
-      r.scenario = scenario;
-      r.embedding = embedding;
-      r.dt = dt;
-      r.name = file_safe(scenario) + "_" + file_safe(embedding) + "_dt" + exact_number(dt);
-      r.dir = o.out;
-      r.scene_hash = hash;
-      r.command = {"run", o.scene, "--dt", exact_number(dt), "--embedding", embedding, "--threads", "1", "--json",
-                   "--out", r.trajectory()};
-      if (o.duration) r.command.insert(r.command.end(), {"--duration", exact_number(*o.duration)});
-      for (const std::string& s : o.set) r.command.insert(r.command.end(), {"--set", s});
-      for (const SweepRun& other : runs)
-        if (other.name == r.name) throw InputError("--dt/--embedding: run " + r.name + " is listed twice");
-      runs.push_back(std::move(r));
+  for (const std::string& engine : o.engines) {
+    const std::string program = engine == "eipc" ? "" : peer_program(engine, eipc_executable);
+    for (const std::string& embedding : o.embeddings) {
+      if (embedding.empty()) throw InputError("--embedding: empty name in the list");
+      for (double dt : o.dts) {
+        SweepRun r;
+        r.scenario = scenario;
+        r.embedding = embedding;
+        r.engine = engine;
+        r.program = program;
+        r.dt = dt;
+        r.name = file_safe(scenario) + (engine == "eipc" ? "" : "_" + file_safe(engine)) + "_" +
+                 file_safe(embedding) + "_dt" + exact_number(dt);
+        r.dir = o.out;
+        r.scene_hash = hash;
+        r.command = {o.scene, "--dt", exact_number(dt), "--embedding", embedding, "--threads", "1", "--json",
+                     "--out", r.trajectory()};
+        if (engine == "eipc") r.command.insert(r.command.begin(), "run");
+        if (o.duration) r.command.insert(r.command.end(), {"--duration", exact_number(*o.duration)});
+        for (const std::string& s : o.set) r.command.insert(r.command.end(), {"--set", s});
+        for (const SweepRun& other : runs)
+          if (other.name == r.name) throw InputError("--dt/--embedding/--engine: run " + r.name + " is listed twice");
+        runs.push_back(std::move(r));
+      }
     }
   }
   return runs;

@@ -12,6 +12,7 @@ struct SweepOptions {
   std::string scene, out;
   std::vector<double> dts;
   std::vector<std::string> embeddings;
+  std::vector<std::string> engines{"eipc"};  ///< "eipc" or a peer with a binary eipc-<engine> beside eipc
   int jobs = 0;  ///< simultaneous children (0: number of cores)
   std::optional<std::string> reference;
   std::optional<double> duration;
@@ -23,10 +24,12 @@ struct SweepOptions {
 /// One simulation of the sweep. Its files are DIR/<name>.{h5,json,log,certify.json}.
 struct SweepRun {
   std::string scenario, embedding;
+  std::string engine = "eipc";
+  std::string program;  ///< executable of a peer engine (empty: this eipc binary)
   double dt = 0.0;
-  std::string name;  ///< <scenario>_<embedding>_dt<dt>
+  std::string name;  ///< <scenario>_<embedding>_dt<dt>, <scenario>_<engine>_<embedding>_dt<dt> for peers
   std::string dir;
-  std::vector<std::string> command;  ///< eipc run arguments (without the executable)
+  std::vector<std::string> command;  ///< eipc run (or peer) arguments, without the executable
   std::string scene_hash;            ///< FNV-1a 64 of the scene file's bytes, hex
 
   std::string path(const std::string& suffix) const { return dir + "/" + name + suffix; }
@@ -43,7 +46,8 @@ std::string exact_number(double x);
 /// else the file stem. Throws InputError for an unreadable scene.
 std::string scenario_name(const std::string& scene, const std::vector<std::string>& set);
 
-/// Every (embedding, dt) combination in the order given, embeddings outermost.
-std::vector<SweepRun> plan_sweep(const SweepOptions& options);
+/// Every (engine, embedding, dt) combination in the order given, engines outermost.
+/// A peer engine's binary is eipc-<engine> in the directory of `eipc_executable`.
+std::vector<SweepRun> plan_sweep(const SweepOptions& options, const std::string& eipc_executable = "");
 
 }  // namespace eipc::cli

@@ -55,7 +55,6 @@ void print_summary(const Summary& s, const std::string& engine, bool as_json) {
                         {"newton_iterations_mean", mean},
                         {"newton_iterations_max", s.iterations_max},
                         {"line_search_steps", 0},
-                        {"min_distance", nullptr},
                         {"output", s.output}};
     if (!s.reason.empty()) j["reason"] = s.reason;
     fmt::print("{}\n", j.dump(2));
@@ -109,7 +108,7 @@ int run(const PeerOptions& o, const std::string& engine_name, const EngineFactor
                                       {"mapping", engine->mapping()}};
   write_engine_attributes(writer.partial_path(), engine->name(), engine->version(), engine_json.dump());
   StepStats first;
-  first.min_distance = std::numeric_limits<double>::quiet_NaN();  // peers do not measure distances
+  first.min_distance = std::numeric_limits<double>::quiet_NaN();  // peers do not measure distances (NaN)
   writer.append(make_frame(*engine, 0, dt, first));
 
   Summary summary;
