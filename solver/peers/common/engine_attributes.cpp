@@ -1,5 +1,4 @@
 #include "engine_attributes.hpp"
-#include "peer_run.hpp"
 
 #include <hdf5.h>
 

@@ -7,6 +7,11 @@
 
 namespace eipc::peers {
 
+/// Root attributes of a peer's trajectory (docs/trajectory-format.md, docs/peers.md).
+inline constexpr const char* engine_attribute = "engine";
+inline constexpr const char* engine_version_attribute = "engine_version";
+inline constexpr const char* engine_json_attribute = "engine_json";
+
 void write_engine_attributes(const std::string& partial_path, const std::string& engine, const std::string& version,
                              const std::string& engine_json);
 

@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <unistd.h>
 
 namespace eipc::peers {

@@ -30,9 +30,4 @@ using EngineFactory = std::function<std::unique_ptr<PeerEngine>(const Scene& sce
 int peer_main(int argc, char** argv, const std::string& engine, const std::function<void(CLI::App&)>& add_options,
               const EngineFactory& make_engine);
 
-/// Names an HDF5 root attribute for the engine's JSON (parameters and body mapping).
-inline constexpr const char* engine_attribute = "engine";
-inline constexpr const char* engine_version_attribute = "engine_version";
-inline constexpr const char* engine_json_attribute = "engine_json";
-
 }  // namespace eipc::peers

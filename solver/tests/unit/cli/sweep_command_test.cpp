@@ -148,6 +148,10 @@ TEST_CASE("eipc sweep refuses bad input with exit 2", "[cli][sweep]") {
   r = run_eipc("sweep " + (w.dir / "none.json").string() + " --dt 0.01 --embedding full --out " + out);
   CHECK(r.code == 2);
   CHECK_THAT(r.output, Catch::Contains("none.json"));
+  // An engine without a peer binary beside eipc (docs/peers.md).
+  r = run_eipc("sweep " + scene(w) + " --dt 0.01 --embedding full --engine eipc,nosuch --out " + out);
+  CHECK(r.code == 2);
+  CHECK_THAT(r.output, Catch::Contains("eipc-nosuch"));
   // A child that rejects its input: the run is recorded as failed, the sweep exits 2.
   r = run_eipc("sweep " + scene(w) + " --dt 0.03 --embedding full --out " + out);
   INFO(r.output);
