@@ -184,7 +184,7 @@ public:
     std::map<std::pair<int, int>, BodyPairForce> pairs;
     // Force on body `a` from body `b`, stored under the ordered pair.
     const auto add = [&](int a, int b, const Vec3& normal, const Vec3& friction) {
-      if (a == b) return;  // self contact has no pair entry
+      if (a == b || a < 0 || b < -1) return;  // self contact (or an unknown partner) has no pair entry
       const bool swap = b >= 0 && b < a;
       const std::pair<int, int> key = swap ? std::make_pair(b, a) : std::make_pair(a, b);
       BodyPairForce& f = pairs[key];
