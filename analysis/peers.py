@@ -2,7 +2,7 @@
 """results/peers.md: eipc and its peer engines (Bullet, MuJoCo) on the same scenes.
 
     /usr/bin/python3 analysis/peers.py [--build build] [--work /tmp/eipc-peers] [--out results]
-                                       [--engines eipc,mujoco,bullet] [--jobs 2]
+                                       [--engines eipc,mujoco,bullet] [--jobs 2] [--tabulate-only]
 
 For each scene (the teddy bubble grasp and the FinRay plate-in-rack) and engine it runs
 `eipc sweep --engine ENGINE --dt 0.02,0.01,0.005` (docs/sweep.md), each engine first at
@@ -163,6 +163,8 @@ def main():
     ap.add_argument("--out", default=os.path.join(ROOT, "results"))
     ap.add_argument("--engines", default="eipc,mujoco,bullet")
     ap.add_argument("--jobs", default="2")
+    ap.add_argument("--tabulate-only", action="store_true",
+                    help="only tabulate what WORK holds (a sweep would re-run incomplete runs, e.g. Bullet's)")
     args = ap.parse_args()
     engines = args.engines.split(",")
     import matplotlib
@@ -173,7 +175,7 @@ def main():
     for name, cfg in SCENES.items():
         sweep_dir = os.path.join(args.work, name)
         for engine in engines:
-            if (name, engine) in SKIP:
+            if (name, engine) in SKIP or args.tabulate_only:
                 continue
             if engine not in NO_REFERENCE:
                 reference(args, name, cfg, engine)
