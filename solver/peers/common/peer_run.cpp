@@ -118,8 +118,10 @@ int run(const PeerOptions& o, const std::string& engine_name, const EngineFactor
   const auto start = std::chrono::steady_clock::now();
   StepStats pending = first;
   int code = 0;
+  long current = 0;  // the step being taken (or whose frame is being stored)
   try {
     for (long n = 1; n <= steps; ++n) {
+      current = n;
       if (o.max_wall && std::chrono::steady_clock::now() - start >= std::chrono::duration<double>(*o.max_wall))
         throw WallTimeExceeded("wall-time limit reached before the step");
       const auto step_start = std::chrono::steady_clock::now();
@@ -138,7 +140,7 @@ int run(const PeerOptions& o, const std::string& engine_name, const EngineFactor
     writer.finish(TrajectoryStatus::complete, "");
   } catch (const SolverFailure& e) {
     summary.status = "incomplete";
-    summary.reason = fmt::format("step {}: {}", summary.steps + 1, e.what());
+    summary.reason = fmt::format("step {}: {}", current, e.what());
     if (dynamic_cast<const WallTimeExceeded*>(&e))
       summary.reason = fmt::format("--max-wall {} s exceeded: {}", *o.max_wall, summary.reason);
     // After a wall-time stop the state is sound: keep it even when it is between frames.
