@@ -143,8 +143,12 @@ def stiff_mujoco(args, name, cfg, forces):
     forces[(name, "mujoco-stiff")] = g
     return dict(scene=name, engine="mujoco-stiff", dt="0.01", status=s["status"], reached=f"{g['t'][-1]:.2f}",
                 wall=f"{s['wall_seconds']:.2f}", rtf=f"{s['real_time_factor']:.3g}", substeps="1", certified=clear,
-                intersecting=failed, depth=depth, lift=f"{g['lift']:.3f}", hold=f"{g['hold_over_mg']:.2f}",
+                intersecting=failed, depth=depth, lift=f"{g['lift']:.3f}", hold=number(g["hold_over_mg"], ".2f"),
                 slip=f"{g['slip'] * 1000:.1f}" if not math.isnan(g["slip"]) else "", error="", order="", note="")
+
+
+def number(x, fmt):
+    return "" if math.isnan(x) else format(x, fmt)
 
 
 def order(rows):
@@ -201,7 +205,7 @@ def main():
                     wall=f"{float(r['wall_seconds']):.2f}" if r["wall_seconds"] else "",
                     rtf=f"{float(r['real_time_factor']):.3g}" if r["real_time_factor"] else "",
                     substeps=r["newton_mean"], certified=clear, intersecting=failed, depth=depth,
-                    lift=f"{g['lift']:.3f}" if g else "", hold=f"{g['hold_over_mg']:.2f}" if g else "",
+                    lift=f"{g['lift']:.3f}" if g else "", hold=number(g["hold_over_mg"], ".2f") if g else "",
                     slip=f"{g['slip'] * 1000:.1f}" if g and not math.isnan(g["slip"]) else "",
                     error=f"{float(r['error']):.3g}" if r["error"] else "", order=order(mine), note=""))
 
@@ -224,6 +228,7 @@ def main():
         for (scene, engine), g in sorted(forces.items()):
             if scene == name:
                 ax.plot(g["t"], g["fz"], label=engine)
+        ax.set_yscale("symlog", linthresh=1.0)  # eipc's newtons and MuJoCo's kilonewtons on one axis
         ax.set_xlabel("t [s]")
         ax.set_ylabel(f"z force on {SCENES[name]['object']} from the grippers [N]")
         ax.set_title(f"{name}, h = 0.01 s")
@@ -233,10 +238,11 @@ def main():
         plt.close(fig)
     fig, ax = plt.subplots(figsize=(6, 4))
     for engine in engines:
-        pts = [(float(r["wall"]), float(r["error"])) for r in table
-               if r["engine"] == engine and r.get("error") and r.get("wall")]
-        if pts:
-            ax.loglog(*zip(*pts), "o-", label=engine)
+        for name, marker in zip(SCENES, "os"):
+            pts = [(float(r["wall"]), float(r["error"])) for r in table
+                   if r["engine"] == engine and r["scene"] == name and r.get("error") and r.get("wall")]
+            if pts:
+                ax.loglog(*zip(*pts), marker + "-", label=f"{engine}, {name}")
     ax.set_xlabel("wall time [s]")
     ax.set_ylabel("E(h) against the engine's own reference [m]")
     ax.legend()
@@ -245,7 +251,8 @@ def main():
     plt.close(fig)
 
     lines = ["# eipc and peer engines on the same scenes", "",
-             "Made by `/usr/bin/python3 analysis/peers.py` (docs/peers.md: mapping, settings, columns).", "",
+             "Made by `/usr/bin/python3 analysis/peers.py` (docs/peers.md: mapping, settings, columns,",
+             "and what the numbers say). Wall times are single runs on a shared 2-core machine.", "",
              "| scene | engine | h [s] | status | reached [s] | wall [s] | real-time factor | steps per h | "
              "frames clear | frames intersecting | deepest [m] | lift [m] | hold force / m g | slip [mm] | "
              "E(h) [m] | order |",
@@ -254,7 +261,7 @@ def main():
         if r.get("note"):
             lines.append(f"| {r['scene']} | {r['engine']} | | {r['note']} |" + " |" * 12)
             continue
-        lines.append("| " + " | ".join(r[k] for k in keys[:-1]) + " |")
+        lines.append("| " + " | ".join(str(r[k]) for k in keys[:-1]) + " |")
     lines += ["", "![forces](peers/forces_bubble_grasp_teddy.png)", "",
               "![forces](peers/forces_finray_plate_rack.png)", "", "![error vs wall](peers/error_vs_wall.png)", ""]
     with open(os.path.join(args.out, "peers.md"), "w") as f:
