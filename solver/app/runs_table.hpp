@@ -21,8 +21,8 @@ const std::vector<std::string>& runs_csv_columns();
 
 /// Reads every run record (DIR/*.json of format "eipc-sweep-run"), sorted by scenario,
 /// embedding, dt, then engine. With a reference directory, fills `error` with E(h) against
-/// REF/<scenario>/<embedding>.h5 (a peer's runs: REF/<scenario>/<engine>_<embedding>.h5) for complete runs where that file exists (warnings
-/// on stderr when it cannot be computed).
+/// REF/<scenario>/<embedding>.h5 (a peer engine's runs: REF/<scenario>/<engine>_<embedding>.h5)
+/// for complete runs where that file exists (warnings on stderr when it cannot be computed).
 std::vector<RunRow> collect_runs(const std::string& dir, const std::optional<std::string>& reference);
 
 /// Writes DIR/runs.csv atomically from the rows.

@@ -204,7 +204,8 @@ void add_sweep_command(CLI::App& app) {
       ->delimiter(',');
   cmd->add_option("--out", o->out, "output directory (see docs/sweep.md)")->required();
   cmd->add_option("--jobs", o->jobs, "simulations at once (default: number of cores)")->check(CLI::NonNegativeNumber);
-  cmd->add_option("--reference", o->reference, "reference directory: E(h) against REF/<scenario>/<embedding>.h5");
+  cmd->add_option("--reference", o->reference, "reference directory: E(h) against REF/<scenario>/<embedding>.h5 "
+                  "(peer engines: REF/<scenario>/<engine>_<embedding>.h5)");
   cmd->add_option("--duration", o->duration, "simulated duration (s), overrides the scene");
   cmd->add_option("--set", o->set, "override a scene field: key.path=value (repeatable)");
   cmd->add_flag("--no-certify", o->no_certify, "do not certify the trajectories");
