@@ -118,7 +118,7 @@ public:
 
   nlohmann::json parameters() const override {
     return {{"engine", "bullet"},
-            {"world", "btDeformableMultiBodyDynamicsWorld (implicit Euler, projected contact)"},
+            {"world", "btDeformableMultiBodyDynamicsWorld"},
             {"dt", scene_.params.dt},
             {"implicit", s_.implicit},
             {"max_substep", max_substep_},
