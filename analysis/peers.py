@@ -13,6 +13,7 @@ reference, certifies every trajectory (`eipc certify`), and writes:
   OUT/peers/peers.csv     the same numbers
   OUT/peers/forces_<scene>.png   normal force on the grasped object, every engine overlaid
   OUT/peers/error_vs_wall.png    E(h) against wall time, every engine
+  OUT/peers/frame_<scene>_<engine>.png  an intersecting frame of a peer beside eipc's
 
 MuJoCo is also run once with --contact stiff at h = 0.01 (engine "mujoco-stiff").
 
@@ -147,6 +148,40 @@ def stiff_mujoco(args, name, cfg, forces):
                 slip=f"{g['slip'] * 1000:.1f}" if not math.isnan(g["slip"]) else "", error="", order="", note="")
 
 
+def frame_pictures(args, name, cfg, out_dir, plt):
+    """The first intersecting frame of each peer run at h = 0.01 beside eipc's same frame."""
+    from mpl_toolkits.mplot3d.art3d import Poly3DCollection
+    sweep_dir = os.path.join(args.work, name)
+    eipc_run = os.path.join(sweep_dir, f"{name}_{cfg['embedding']}_dt0.01.h5")
+    for engine in ("mujoco", "bullet"):
+        base = os.path.join(sweep_dir, f"{name}_{engine}_{cfg['embedding']}_dt0.01")
+        if not (os.path.exists(base + ".certify.json") and os.path.exists(eipc_run)):
+            continue
+        bad = [fr["frame"] for fr in json.load(open(base + ".certify.json"))["frames"] if not fr["ok"]]
+        if not bad:
+            continue
+        frame = bad[len(bad) // 2]  # mid-way through the intersecting frames
+        fig = plt.figure(figsize=(10, 5))
+        for k, (path, label) in enumerate(((eipc_run, "eipc"), (base + ".h5", engine))):
+            ax = fig.add_subplot(1, 2, k + 1, projection="3d")
+            with h5py.File(path, "r") as f:
+                t = f["frames/time"][frame]
+                for i, body in enumerate(f.attrs["body_names"]):
+                    x = f[f"bodies/{body}/positions"][frame]
+                    tri = f[f"bodies/{body}/surface_triangles"][:]
+                    ax.add_collection3d(Poly3DCollection(x[tri], alpha=0.35, facecolor=f"C{i}", edgecolor="none"))
+                    if i == 0:  # frame the grasped object and what touches it
+                        centre, half = x.mean(axis=0), 0.6 * (x.max(axis=0) - x.min(axis=0)).max()
+                ax.set_xlim(centre[0] - half, centre[0] + half)
+                ax.set_ylim(centre[1] - half, centre[1] + half)
+                ax.set_zlim(centre[2] - half, centre[2] + half)
+            ax.set_title(f"{label}, t = {t:.2f} s")
+            ax.view_init(elev=10, azim=-90)
+        fig.tight_layout()
+        fig.savefig(os.path.join(out_dir, f"frame_{name}_{engine}.png"), dpi=90)
+        plt.close(fig)
+
+
 def number(x, fmt):
     return "" if math.isnan(x) else format(x, fmt)
 
@@ -250,6 +285,9 @@ def main():
     fig.savefig(os.path.join(out_dir, "error_vs_wall.png"), dpi=110)
     plt.close(fig)
 
+    for name, cfg in SCENES.items():
+        frame_pictures(args, name, cfg, out_dir, plt)
+
     lines = ["# eipc and peer engines on the same scenes", "",
              "Made by `/usr/bin/python3 analysis/peers.py` (docs/peers.md: mapping, settings, columns,",
              "and what the numbers say). Wall times are single runs on a shared 2-core machine.", "",
@@ -262,6 +300,8 @@ def main():
             lines.append(f"| {r['scene']} | {r['engine']} | | {r['note']} |" + " |" * 12)
             continue
         lines.append("| " + " | ".join(str(r[k]) for k in keys[:-1]) + " |")
+    for picture in sorted(p for p in os.listdir(out_dir) if p.startswith("frame_")):
+        lines += ["", f"![{picture[:-4]}](peers/{picture})"]
     lines += ["", "![forces](peers/forces_bubble_grasp_teddy.png)", "",
               "![forces](peers/forces_finray_plate_rack.png)", "", "![error vs wall](peers/error_vs_wall.png)", ""]
     with open(os.path.join(args.out, "peers.md"), "w") as f:
