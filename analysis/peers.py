@@ -124,9 +124,11 @@ def certificate(path):
     cert = json.load(open(path))
     s = cert.get("summary", {})
     frames, failed = s.get("frames"), s.get("failed_frames")
-    depth = cert.get("max_depth_m", s.get("max_depth_m"))
     clear = "" if frames is None else frames - failed
-    return clear, failed, ("n/a" if depth is None else f"{depth:.3g}")
+    if "max_depth" not in s:  # a certificate from before the depth measurement
+        return clear, failed, "n/a"
+    depth = s["max_depth"]  # docs/certify.md "Depth": null when no vertex is inside anything
+    return clear, failed, ("none" if depth is None else f"{depth:.3g}")
 
 
 def stiff_mujoco(args, name, cfg, forces):
