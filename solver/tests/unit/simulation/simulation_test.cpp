@@ -6,6 +6,8 @@
 #include "eipc/io/trajectory_file.hpp"
 #include "eipc/simulation/simulation.hpp"
 
+#include <Eigen/Geometry>
+
 #include <cmath>
 
 namespace eipc {
