@@ -77,7 +77,8 @@ def _parse_row(row, where):
 
 def read_runs(directory):
     """All runs of DIR/runs.csv in file order; a later row for the same
-    (scenario, embedding, dt) replaces an earlier one (a re-run)."""
+    (scenario, embedding, dt) replaces an earlier one (a re-run). Runs of a peer engine
+    (column `engine`, docs/peers.md) get the embedding label "<engine>:<embedding>"."""
     path = os.path.join(directory, "runs.csv")
     if not os.path.isfile(path):
         raise InputError(f"{path}: file not found (make it with `eipc sweep SCENE ... --out {directory}`)")
@@ -95,6 +96,9 @@ def read_runs(directory):
                 raise InputError(f"{where}: expected {len(header)} fields")
             run = _parse_row(row, where)
             run.line = reader.line_num
+            engine = (row.get("engine") or "eipc").strip()
+            if engine != "eipc":  # a peer engine's runs (docs/peers.md) form their own series
+                run.embedding = f"{engine}:{run.embedding}"
             runs[(run.scenario, run.embedding, run.dt)] = run
     if not runs:
         raise InputError(f"{path}: no runs listed")

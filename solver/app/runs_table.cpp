@@ -36,7 +36,10 @@ std::string summary_number(const json& summary, const char* key, const char* nul
 }
 
 std::string error_against(const fs::path& dir, const json& record, const std::string& reference) {
-  const fs::path ref = fs::path(reference) / record.value("scenario", "") / (record.value("embedding", "") + ".h5");
+  // Each engine is measured against its own fine-step reference.
+  const std::string engine = record.value("engine", "eipc");
+  const fs::path ref = fs::path(reference) / record.value("scenario", "") /
+                       ((engine == "eipc" ? "" : engine + "_") + record.value("embedding", "") + ".h5");
   if (record.value("status", "") != "complete" || !fs::exists(ref)) return "";
   const std::string run = (dir / record.value("trajectory", "")).string();
   try {
@@ -53,7 +56,7 @@ const std::vector<std::string>& runs_csv_columns() {
   static const std::vector<std::string> columns = {
       "scenario", "embedding", "dt", "steps", "wall_seconds", "real_time_factor", "newton_mean", "newton_max",
       "line_search_steps", "min_distance", "certified", "status", "exit_code", "trajectory", "error",
-      "intersecting_frames", "max_depth_m", "first_intersection_time"};
+      "intersecting_frames", "max_depth_m", "first_intersection_time", "engine"};
   return columns;
 }
 
@@ -68,6 +71,7 @@ std::vector<RunRow> collect_runs(const std::string& dir, const std::optional<std
     RunRow row;
     row.scenario = record.value("scenario", "");
     row.embedding = record.value("embedding", "");
+    row.engine = record.value("engine", "eipc");
     row.dt = record.value("dt", 0.0);
     row.file = file.filename().string();
     row.status = record.value("status", "failed");
@@ -96,10 +100,12 @@ std::vector<RunRow> collect_runs(const std::string& dir, const std::optional<std
     const json depth = cert.is_object() ? cert.value("summary", json()) : json();
     for (const char* key : {"intersecting_frames", "max_depth", "first_intersection_time"})
       row.cells.push_back(summary_number(depth, key));
+    row.cells.push_back(row.engine);
     rows.push_back(std::move(row));
   }
   std::sort(rows.begin(), rows.end(), [](const RunRow& a, const RunRow& b) {
-    return std::tie(a.scenario, a.embedding, a.dt, a.file) < std::tie(b.scenario, b.embedding, b.dt, b.file);
+    return std::tie(a.scenario, a.embedding, a.dt, a.engine, a.file) <
+           std::tie(b.scenario, b.embedding, b.dt, b.engine, b.file);
   });
   return rows;
 }

@@ -148,7 +148,7 @@ int sweep(SweepOptions o, const std::optional<SlurmOptions>& slurm) {
   if (o.reference) o.reference = absolute(*o.reference);
   if (o.reference && !o.reference_dt && !fs::is_directory(*o.reference))
     throw InputError("--reference " + *o.reference + ": not a directory");
-  const std::vector<SweepRun> runs = plan_sweep(o);
+  const std::vector<SweepRun> runs = plan_sweep(o, self_executable());
   for (const std::string& dir : {o.out, runs.front().dir}) {
     std::error_code ec;
     fs::create_directories(dir, ec);
@@ -202,9 +202,14 @@ void add_sweep_command(CLI::App& app) {
   cmd->add_option("--dt", o->dts, "time steps (s), comma separated")->delimiter(',');
   cmd->add_option("--embedding", o->embeddings, "embeddings (full, affine or a name), comma separated")
       ->delimiter(',');
+  cmd->add_option("--engine", o->engines,
+                  "engines, comma separated: eipc (default) and peers with a binary eipc-<engine> beside eipc "
+                  "(bullet, mujoco; docs/peers.md)")
+      ->delimiter(',');
   cmd->add_option("--out", o->out, "output directory (see docs/sweep.md)");
   cmd->add_option("--jobs", o->jobs, "simulations at once (default: number of cores)")->check(CLI::NonNegativeNumber);
-  cmd->add_option("--reference", o->reference, "reference directory: E(h) against REF/<scenario>/<embedding>.h5");
+  cmd->add_option("--reference", o->reference, "reference directory: E(h) against REF/<scenario>/<embedding>.h5 "
+                  "(peer engines: REF/<scenario>/<engine>_<embedding>.h5)");
   cmd->add_option("--reference-dt", o->reference_dt,
                   "make the missing references of --reference at this time step, as tasks of the sweep");
   cmd->add_option("--duration", o->duration, "simulated duration (s), overrides the scene");

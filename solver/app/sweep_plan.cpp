@@ -34,6 +34,15 @@ std::string file_safe(const std::string& s) {
   return out;
 }
 
+/// A peer engine's driver: eipc-<engine> beside the eipc binary (docs/peers.md).
+std::string peer_program(const std::string& engine, const std::string& eipc_executable) {
+  const std::string program = (std::filesystem::path(eipc_executable).parent_path() / ("eipc-" + engine)).string();
+  if (engine.empty() || !std::filesystem::exists(program))
+    throw InputError("--engine " + engine + ": no peer binary " + program +
+                     " (peers are built only where their Debian package is installed, see docs/peers.md)");
+  return program;
+}
+
 }  // namespace
 
 std::string exact_number(double x) { return fmt::format("{}", x); }
@@ -46,9 +55,10 @@ std::string scenario_name(const std::string& scene, const std::vector<std::strin
   return std::filesystem::path(scene).stem().string();
 }
 
-std::vector<SweepRun> plan_sweep(const SweepOptions& o) {
+std::vector<SweepRun> plan_sweep(const SweepOptions& o, const std::string& eipc_executable) {
   if (o.dts.empty()) throw InputError("--dt: give at least one time step");
   if (o.embeddings.empty()) throw InputError("--embedding: give at least one embedding");
+  if (o.engines.empty()) throw InputError("--engine: give at least one engine");
   for (double dt : o.dts)
     if (!(dt > 0)) throw InputError("--dt: time steps must be positive (got " + exact_number(dt) + ")");
   const std::string scenario = scenario_name(o.scene, o.set);
@@ -57,22 +67,26 @@ std::vector<SweepRun> plan_sweep(const SweepOptions& o) {
   if (o.reference_dt && !(*o.reference_dt > 0))
     throw InputError("--reference-dt: must be positive (got " + exact_number(*o.reference_dt) + ")");
   std::vector<SweepRun> runs;
-  const auto add = [&](RunKind kind, const std::string& embedding, double dt, std::string name, std::string dir) {
+  const auto add = [&](RunKind kind, const std::string& engine, const std::string& program,
+                       const std::string& embedding, double dt, std::string name, std::string dir) {
     SweepRun r;
     r.kind = kind;
     r.scenario = scenario;
     r.embedding = embedding;
+    r.engine = engine;
+    r.program = program;
     r.dt = dt;
     r.name = std::move(name);
     r.dir = std::move(dir);
     r.scene_hash = hash;
-    r.command = {"run", o.scene, "--dt", exact_number(dt), "--embedding", embedding, "--threads", "1", "--json",
+    r.command = {o.scene, "--dt", exact_number(dt), "--embedding", embedding, "--threads", "1", "--json",
                  "--out", r.trajectory()};
+    if (engine == "eipc") r.command.insert(r.command.begin(), "run");
     if (o.duration) r.command.insert(r.command.end(), {"--duration", exact_number(*o.duration)});
     for (const std::string& s : o.set) r.command.insert(r.command.end(), {"--set", s});
     for (const SweepRun& other : runs)
       if (other.trajectory() == r.trajectory())
-        throw InputError("--dt/--embedding: run " + r.name + " is listed twice");
+        throw InputError("--dt/--embedding/--engine: run " + r.name + " is listed twice");
     runs.push_back(std::move(r));
   };
   for (const std::string& embedding : o.embeddings)
@@ -87,13 +101,18 @@ std::vector<SweepRun> plan_sweep(const SweepOptions& o) {
       const bool made_by_a_sweep =
           std::filesystem::exists(file + ".attempt.json") || std::filesystem::exists(file + ".json");
       if (!std::filesystem::exists(file + ".h5") || made_by_a_sweep)
-        add(RunKind::reference, embedding, *o.reference_dt, embedding, dir);
+        add(RunKind::reference, "eipc", "", embedding, *o.reference_dt, embedding, dir);
     }
   }
-  for (const std::string& embedding : o.embeddings)
-    for (double dt : o.dts)
-      add(RunKind::run, embedding, dt, file_safe(scenario) + "_" + file_safe(embedding) + "_dt" + exact_number(dt),
-          o.out);
+  for (const std::string& engine : o.engines) {
+    const std::string program = engine == "eipc" ? "" : peer_program(engine, eipc_executable);
+    for (const std::string& embedding : o.embeddings)
+      for (double dt : o.dts)
+        add(RunKind::run, engine, program, embedding, dt,
+            file_safe(scenario) + (engine == "eipc" ? "" : "_" + file_safe(engine)) + "_" + file_safe(embedding) +
+                "_dt" + exact_number(dt),
+            o.out);
+  }
   return runs;
 }
 

@@ -12,6 +12,7 @@ struct SweepOptions {
   std::string scene, out;
   std::vector<double> dts;
   std::vector<std::string> embeddings;
+  std::vector<std::string> engines{"eipc"};  ///< "eipc" or a peer with a binary eipc-<engine> beside eipc
   int jobs = 0;  ///< simultaneous children (0: number of cores)
   std::optional<std::string> reference;
   std::optional<double> reference_dt;  ///< make missing references at this step (tasks of the sweep)
@@ -31,10 +32,12 @@ enum class RunKind { run, reference };
 struct SweepRun {
   RunKind kind = RunKind::run;
   std::string scenario, embedding;
+  std::string engine = "eipc";
+  std::string program;  ///< executable of a peer engine (empty: this eipc binary)
   double dt = 0.0;
-  std::string name;  ///< <scenario>_<embedding>_dt<dt>
+  std::string name;  ///< <scenario>_<embedding>_dt<dt>, <scenario>_<engine>_<embedding>_dt<dt> for peers
   std::string dir;
-  std::vector<std::string> command;  ///< eipc run arguments (without the executable)
+  std::vector<std::string> command;  ///< eipc run (or peer) arguments, without the executable
   std::string scene_hash;            ///< FNV-1a 64 of the scene file's bytes, hex
 
   std::string path(const std::string& suffix) const { return dir + "/" + name + suffix; }
@@ -51,10 +54,11 @@ std::string exact_number(double x);
 /// else the file stem. Throws InputError for an unreadable scene.
 std::string scenario_name(const std::string& scene, const std::vector<std::string>& set);
 
-/// Every (embedding, dt) combination in the order given, embeddings outermost; first, with
-/// --reference-dt, a reference run per embedding whose REF/<scenario>/<embedding>.h5 is
-/// missing or made by a sweep (its record or attempt file is beside it); a reference
-/// the sweep did not make is only read.
-std::vector<SweepRun> plan_sweep(const SweepOptions& options);
+/// Every (engine, embedding, dt) combination in the order given, engines outermost; first,
+/// with --reference-dt, an eipc reference run per embedding whose REF/<scenario>/<embedding>.h5
+/// is missing or made by a sweep (its record or attempt file is beside it); a reference the
+/// sweep did not make is only read. A peer engine's binary is eipc-<engine> in the directory
+/// of `eipc_executable`.
+std::vector<SweepRun> plan_sweep(const SweepOptions& options, const std::string& eipc_executable = "");
 
 }  // namespace eipc::cli

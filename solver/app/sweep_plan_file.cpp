@@ -1,5 +1,7 @@
 #include "sweep_plan_file.hpp"
 
+#include "child_process.hpp"
+
 #include "eipc/common.hpp"
 #include "sweep_records.hpp"
 
@@ -26,6 +28,8 @@ json run_json(const SweepRun& r) {
           {"name", r.name},
           {"scenario", r.scenario},
           {"embedding", r.embedding},
+          {"engine", r.engine},
+          {"program", r.program},
           {"dt", r.dt},
           {"trajectory", r.trajectory()},
           {"scene_hash", r.scene_hash},
@@ -44,6 +48,7 @@ void write_plan_file(const SweepOptions& o, const std::vector<SweepRun>& runs) {
                  {"out", o.out},
                  {"dt", o.dts},
                  {"embedding", o.embeddings},
+                 {"engine", o.engines},
                  {"duration", optional_json(o.duration)},
                  {"set", o.set},
                  {"reference", optional_json(o.reference)},
@@ -69,6 +74,7 @@ LoadedPlan read_plan_file(const std::string& dir) {
     o.out = j.at("out").get<std::string>();
     o.dts = j.at("dt").get<std::vector<double>>();
     o.embeddings = j.at("embedding").get<std::vector<std::string>>();
+    o.engines = j.at("engine").get<std::vector<std::string>>();
     o.duration = optional_from<double>(j, "duration");
     o.set = j.at("set").get<std::vector<std::string>>();
     o.reference = optional_from<std::string>(j, "reference");
@@ -78,7 +84,7 @@ LoadedPlan read_plan_file(const std::string& dir) {
   } catch (const json::exception& e) {
     throw InputError(path + ": field 'options': " + e.what());
   }
-  loaded.runs = plan_sweep(o);
+  loaded.runs = plan_sweep(o, self_executable());
   const json& written = plan["runs"];
   bool same = written.is_array() && written.size() == loaded.runs.size();
   for (std::size_t i = 0; same && i < loaded.runs.size(); ++i) same = written[i] == run_json(loaded.runs[i]);

@@ -34,11 +34,13 @@ std::string file_tail(const std::string& path, std::size_t max_chars) {
 }
 
 json run_parameters(const SweepRun& run, const SweepOptions& options) {
-  return {{"dt", run.dt},
+  json p = {{"dt", run.dt},
           {"embedding", run.embedding},
           {"duration", options.duration ? json(*options.duration) : json(nullptr)},
           {"set", options.set},
           {"scene_hash", run.scene_hash}};
+  if (run.engine != "eipc") p["engine"] = run.engine;  // eipc's records stay as they were
+  return p;
 }
 
 json write_run_record(const SweepRun& run, const SweepOptions& options, int exit_code,
@@ -47,12 +49,13 @@ json write_run_record(const SweepRun& run, const SweepOptions& options, int exit
   const bool has_summary = !summary.is_discarded() && summary.is_object();
   std::string status = "failed";  // no trajectory: bad input, crash or killed
   if (has_summary && (exit_code == 0 || exit_code == 3)) status = summary.value("status", "failed");
-  std::string command = "eipc";
+  std::string command = run.engine == "eipc" ? "eipc" : "eipc-" + run.engine;
   for (const std::string& a : run.command) command += " " + a;
   json record = {{"format", "eipc-sweep-run"},
                  {"version", 1},
                  {"scenario", run.scenario},
                  {"embedding", run.embedding},
+                 {"engine", run.engine},
                  {"dt", run.dt},
                  {"parameters", run_parameters(run, options)},
                  {"command", command},

@@ -92,7 +92,8 @@ int execute_run(const SweepRun& r, const SweepOptions& o, const std::string& exe
     // Whatever is left of an unfinished earlier attempt is replaced.
     for (const char* suffix : {".json", ".certify.json", ".h5", ".xdmf", ".xdmf2", ".fields.h5"})
       fs::remove(r.path(suffix));
-    std::vector<std::string> argv{exe};
+    // A peer engine's run starts its own binary; certification is always eipc's.
+    std::vector<std::string> argv{r.program.empty() ? exe : r.program};
     argv.insert(argv.end(), r.command.begin(), r.command.end());
     fmt::print(stderr, "[sweep] start  {}\n", name);
     const auto start = Clock::now();

@@ -27,7 +27,8 @@ StepStats no_steps_yet() {
   return s;
 }
 
-/// Refuses (InputError) a start where bodies touch or intersect, checked exactly.
+}  // namespace
+
 void check_initial_state(const TimeStepper& stepper, const std::string& scene_path) {
   const certify::FrameCheck check = certify::check_stepper_state(stepper);
   if (check.ok()) return;
@@ -50,8 +51,6 @@ void check_initial_state(const TimeStepper& stepper, const std::string& scene_pa
   throw InputError(scene_path + ": the initial configuration is not intersection free (" + what + "; " +
                    std::to_string(check.total()) + " violations in total, checked exactly)");
 }
-
-}  // namespace
 
 TrajectoryHeader make_trajectory_header(const Scene& scene, int threads) {
   const SimulationParams& p = scene.params;

@@ -43,6 +43,10 @@ struct RunSummary {
 /// The trajectory header of a scene (bodies, meshes, embeddings, parameters).
 TrajectoryHeader make_trajectory_header(const Scene& scene, int threads);
 
+/// Refuses (InputError naming the scene) a start where bodies touch or intersect,
+/// checked exactly. Simulation does this itself; the peer engines' drivers use it too.
+void check_initial_state(const TimeStepper& stepper, const std::string& scene_path);
+
 class Simulation {
 public:
   /// Prepares the scene's time stepper with at most `threads` worker threads

@@ -72,7 +72,7 @@ TEST_CASE("eipc sweep runs every combination, certifies it and tabulates runs.cs
   CHECK(first_line(out / "runs.csv") ==
         "scenario,embedding,dt,steps,wall_seconds,real_time_factor,newton_mean,newton_max,line_search_steps,"
         "min_distance,certified,status,exit_code,trajectory,error,intersecting_frames,max_depth_m,"
-        "first_intersection_time");
+        "first_intersection_time,engine");
   const std::vector<Row> rows = read_runs_csv(out / "runs.csv");
   REQUIRE(rows.size() == 4);
   const std::vector<std::pair<std::string, std::string>> order = {
@@ -182,6 +182,10 @@ TEST_CASE("eipc sweep refuses bad input with exit 2", "[cli][sweep]") {
   r = run_eipc("sweep " + (w.dir / "none.json").string() + " --dt 0.01 --embedding full --out " + out);
   CHECK(r.code == 2);
   CHECK_THAT(r.output, Catch::Contains("none.json"));
+  // An engine without a peer binary beside eipc (docs/peers.md).
+  r = run_eipc("sweep " + scene(w) + " --dt 0.01 --embedding full --engine eipc,nosuch --out " + out);
+  CHECK(r.code == 2);
+  CHECK_THAT(r.output, Catch::Contains("eipc-nosuch"));
   // A child that rejects its input: the run is recorded as failed, the sweep exits 2.
   r = run_eipc("sweep " + scene(w) + " --dt 0.03 --embedding full --out " + out);
   INFO(r.output);

@@ -1,0 +1,29 @@
+// eipc scenes in Bullet 3.24's deformable world (btDeformableMultiBodyDynamicsWorld,
+// double precision). Mapping and settings: docs/peers.md.
+#pragma once
+
+#include "peer_engine.hpp"
+
+#include <memory>
+
+namespace eipc::peers {
+
+struct BulletSettings {
+  double margin = 5e-4;        ///< collision margin of every soft and rigid shape [m]
+  double sdf_voxel = 2e-3;     ///< voxel of the sparse signed-distance field for node-rigid contact [m]
+  int iterations = 100;        ///< contact solver iterations per step
+  int krylov_iterations = 30;   ///< iterations of the velocity solve (Bullet's default: 300; see docs/peers.md)
+  double krylov_tolerance = 1e-8;  ///< its absolute residual tolerance (Bullet's default)
+  double erp = 0.2;            ///< deformable contact error reduction (fraction of the penetration removed per step)
+  double cfm = 0.01;           ///< deformable contact constraint force mixing
+  double max_substep = 0;      ///< longest Bullet step [s] (0: cfl x the explicit stability limit); scene steps are split equally
+  double cfl = 0.5;            ///< fraction of the explicit stability limit used when max_substep is 0
+  bool implicit = false;       ///< Bullet's implicit Euler (diverged on every scene tried here; see docs/peers.md)
+  bool line_search = false;    ///< Newton line search in the implicit solve
+  bool self_collision = false; ///< soft-body self contact
+  double piece_size = 0.015;   ///< grid cell of the convex decomposition of rigid shapes [m]
+};
+
+std::unique_ptr<PeerEngine> make_bullet_engine(const Scene& scene, const BulletSettings& settings);
+
+}  // namespace eipc::peers

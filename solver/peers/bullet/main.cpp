@@ -1,0 +1,35 @@
+// eipc-bullet SCENE.json: the scene in Bullet's deformable world, written as an eipc trajectory.
+#include "bullet_engine.hpp"
+#include "peer_run.hpp"
+
+int main(int argc, char** argv) {
+  using namespace eipc::peers;
+  BulletSettings s;
+  const auto add_options = [&s](CLI::App& app) {
+    app.add_option("--margin", s.margin, "collision margin of soft and rigid shapes (m)")->capture_default_str()->check(CLI::PositiveNumber);
+    app.add_option("--sdf-voxel", s.sdf_voxel, "voxel of the sparse SDF for node-rigid contact (m)")->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    app.add_option("--iterations", s.iterations, "contact solver iterations per step")->capture_default_str()->check(CLI::PositiveNumber);
+    app.add_option("--krylov-iterations", s.krylov_iterations, "iterations of the velocity solve per Bullet step")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    app.add_option("--krylov-tolerance", s.krylov_tolerance, "absolute residual tolerance of the velocity solve")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    app.add_option("--erp", s.erp, "deformable contact error reduction per step")->capture_default_str()->check(CLI::Range(0.0, 1.0));
+    app.add_option("--cfm", s.cfm, "deformable contact constraint force mixing")->capture_default_str()->check(CLI::NonNegativeNumber);
+    app.add_option("--max-substep", s.max_substep, "longest Bullet step (s); 0: --cfl times the explicit stability limit")
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--cfl", s.cfl, "fraction of the explicit stability limit per Bullet step")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    app.add_option("--implicit", s.implicit, "implicit Euler for elastic forces (true/false)")->capture_default_str();
+    app.add_flag("--line-search", s.line_search, "Newton line search in the implicit solve");
+    app.add_flag("--self-collision", s.self_collision, "enable soft-body self contact");
+    app.add_option("--piece-size", s.piece_size, "grid cell of the convex decomposition of rigid shapes (m)")->capture_default_str()
+        ->check(CLI::PositiveNumber);
+  };
+  return peer_main(argc, argv, "bullet", add_options,
+                   [&s](const eipc::Scene& scene) { return make_bullet_engine(scene, s); });
+}

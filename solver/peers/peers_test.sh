@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# CTest (label scenario): a short cube squeeze in each built peer gives a valid eipc
+# trajectory (bodies, frames, engine attributes), `eipc certify` reads it and finds
+# MuJoCo's penetration, and unmappable input is exit 2 naming the feature and the peer.
+#   peers_test.sh EIPC SCENE PEER_BINARY...
+set -uo pipefail
+eipc=$1; scene=$2; shift 2
+py=/usr/bin/python3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail=0
+check() { if ! "$@"; then echo "FAILED: $*"; fail=1; fi; }
+
+for peer in "$@"; do
+  engine=${peer##*eipc-}
+  out=$work/$engine.h5
+  "$peer" "$scene" --duration 0.3 --json --out "$out" > "$work/$engine.json"
+  check test $? -eq 0
+  # The trajectory: 3 bodies in scene order, 31 frames (t = 0..0.3 s at 0.01 s), full-resolution
+  # vertex counts, the engine's attributes; and the summary names the engine.
+  check "$py" - "$out" "$engine" "$work/$engine.json" <<'PY'
+import h5py, json, sys, numpy as np
+path, engine, summary = sys.argv[1:]
+with h5py.File(path, "r") as f:
+    assert f.attrs["status"] == "complete", f.attrs["status"]
+    assert f.attrs["engine"] == engine, f.attrs["engine"]
+    names = list(f.attrs["body_names"])
+    assert names == ["cube", "finger_left", "finger_right"], names
+    assert f.attrs["frame_count"] == 31 and f["frames/time"].shape == (31,)
+    assert np.allclose(f["frames/time"][:], np.arange(31) * 0.01)
+    cube = f["bodies/cube/positions"]
+    assert cube.shape == (31, 125, 3), cube.shape
+    mapping = json.loads(f.attrs["engine_json"])["mapping"]
+    assert [m["body"] for m in mapping] == names
+    assert np.all(np.isfinite(cube[:]))
+    # The fingers follow their keyframes exactly: 3 mm inward by t = 0.4 s, so 2.25 mm at 0.3 s.
+    x0, x1 = f["bodies/finger_left/positions"][0], f["bodies/finger_left/positions"][30]
+    assert np.allclose(x1 - x0, [0.00225, 0, 0], atol=1e-9), (x1 - x0)[0]
+    # The fingers squeeze the cube: a normal force on the cube from each finger by the last frame.
+    pairs = [tuple(p) for p in f["contact/pairs"][:]]
+    fn = f["contact/normal_force"][30]
+    for finger in (1, 2):
+        assert (0, finger) in pairs, pairs
+        assert np.linalg.norm(fn[pairs.index((0, finger))]) > 0.1
+s = json.load(open(summary))
+assert s["engine"] == engine and s["status"] == "complete" and s["steps"] == 30, s
+PY
+  "$eipc" certify "$out" --json > "$work/$engine.certify.json"
+  code=$?
+  echo "$engine: eipc certify exit $code"
+  check test $code -le 1
+  if [ "$engine" = mujoco ]; then
+    # Rigid cube, soft contact: the fingers sink in, and the certificate must see it.
+    check test $code -eq 1
+  fi
+  # Bad input: exit 2 naming the file (a missing mesh).
+  "$peer" "$scene" --set bodies.0.mesh=missing.vtk --out "$work/bad.h5" 2> "$work/bad.log"
+  check test $? -eq 2
+  check grep -q "missing.vtk" "$work/bad.log"
+done
+
+# A feature Bullet cannot map: prescribed vertices on an abd (rigid-mapped) body.
+for peer in "$@"; do
+  [ "${peer##*eipc-}" = bullet ] || continue
+  "$peer" "$scene" --set bodies.0.material.model=abd \
+      --set 'bodies.0.prescribed=[{"vertices":[0],"motion":[{"t":0,"translation":[0,0,0]}]}]' \
+      --out "$work/unmapped.h5" 2> "$work/unmapped.log"
+  check test $? -eq 2
+  check grep -q "cannot be mapped to bullet" "$work/unmapped.log"
+done
+exit $fail
