@@ -6,6 +6,7 @@
 #include "eipc/certify/certify.hpp"
 #include "eipc/simulation/simulation.hpp"
 
+#include <Eigen/LU>
 #include <pybind11/eigen.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -67,6 +68,16 @@ Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> to_matrix
   std::copy(a.data(), a.data() + a.size(), m.data());
   if (!m.allFinite()) bad_input(what + ": values must be finite");
   return m;
+}
+
+/// The stepper reports a wrong body or row count as std::invalid_argument: bad input here.
+template <class F>
+auto with_input_errors(F&& f) {
+  try {
+    return f();
+  } catch (const std::invalid_argument& e) {
+    throw InputError(e.what());
+  }
 }
 
 std::string shape_text(Eigen::Index rows, Eigen::Index cols) {
@@ -255,16 +266,6 @@ public:
   py::object last_step() const { return sim_->step_index() > 0 ? py::object(stats_dict(last_)) : py::object(py::none()); }
 
 private:
-  /// The stepper reports a wrong body or row count as std::invalid_argument: bad input here.
-  template <class F>
-  static auto with_input_errors(F&& f) {
-    try {
-      return f();
-    } catch (const std::invalid_argument& e) {
-      throw InputError(e.what());
-    }
-  }
-
   std::vector<std::unique_ptr<TrajectorySink>> sinks_;  // outlive sim_ (declared first)
   std::unique_ptr<Simulation> sim_;
   StepStats last_;

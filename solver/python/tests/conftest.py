@@ -8,8 +8,8 @@ import pytest
 
 SOURCE_DIR = pathlib.Path(os.environ.get("EIPC_SOURCE_DIR", pathlib.Path(__file__).resolve().parents[3]))
 TEDDY = SOURCE_DIR / "scenarios" / "bubble_grasp" / "teddy.json"
-# A short, real grasp: low embedding, 10 steps, the bubbles touching the bear by the end.
-SHORT = dict(dt=0.01, duration=0.1, embedding="low", threads=1)
+# A short, real grasp: low embedding, 50 steps, the bubbles touching the bear by the end.
+SHORT = dict(dt=0.01, duration=0.5, embedding="low", threads=1)
 
 
 @pytest.fixture(scope="session")
