@@ -23,18 +23,15 @@ SAG = 0.025  # m
 
 def squeeze_force(sim):
     """Summed magnitude of the normal forces of the bubbles on the teddy (N)."""
-    total = 0.0
-    for f in sim.contact_forces():
-        if {f["body_a"], f["body_b"]} == {"teddy", FINGERS[0]} or {f["body_a"], f["body_b"]} == {"teddy", FINGERS[1]}:
-            total += float(np.linalg.norm(f["normal"]))
-    return total
+    return sum(float(np.linalg.norm(f["normal"])) for f in sim.contact_forces()
+               if {f["body_a"], f["body_b"]} in ({"teddy", FINGERS[0]}, {"teddy", FINGERS[1]}))
 
 
 def teddy_on_ground(sim):
     return any(f["body_a"] == "teddy" and f["body_b"] == "ground" for f in sim.contact_forces())
 
 
-def grasp(sim, force=20.0, tolerance=0.05, gain=0.008, max_speed=0.05, lift_speed=0.1, lift=0.05, on_step=None):
+def grasp(sim, force=20.0, tolerance=0.05, gain=0.008, max_speed=0.05, lift_speed=0.1, lift=0.05):
     """Runs the controller on `sim` (the teddy scene) to the end of the scene:
     close at a speed proportional to the force error (gain: m/s per newton, at
     most max_speed) and, once the force is within `tolerance` (relative) of
@@ -59,8 +56,6 @@ def grasp(sim, force=20.0, tolerance=0.05, gain=0.008, max_speed=0.05, lift_spee
         for side, name in ((1, FINGERS[0]), (-1, FINGERS[1])):
             sim.set_transform(name, np.eye(3), [side * closing, 0.0, height])
         sim.step()
-        if on_step:
-            on_step(sim)
     rise = sim.positions("teddy")[:, 2].mean() - start_z
     return {
         "force_target": force,
