@@ -34,9 +34,8 @@ def read_index(path):
 def test_batch_generation_is_resumable_after_a_kill(tmp_path):
     out = tmp_path / "batch"
     command = [sys.executable, str(HERE / "batch_grasps.py"), "--out", str(out), "--episodes", "3", *SHORT]
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")]))
     # One process: kill it (and its worker) once the first episode is in the index.
-    first = subprocess.Popen([*command, "--jobs", "1"], env=env, start_new_session=True, stdout=subprocess.PIPE,
+    first = subprocess.Popen([*command, "--jobs", "1"], start_new_session=True, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 120
@@ -48,7 +47,7 @@ def test_batch_generation_is_resumable_after_a_kill(tmp_path):
     killed = read_index(out / "index.jsonl")
     assert 1 <= len(killed) < 3, "the kill came too late to test resuming"
     # Again, two processes: only the missing episodes run.
-    second = subprocess.run([*command, "--jobs", "2"], env=env, capture_output=True, text=True, timeout=300)
+    second = subprocess.run([*command, "--jobs", "2"], capture_output=True, text=True, timeout=300)
     assert second.returncode == 0, second.stderr
     summary = json.loads(second.stdout)
     assert summary["resumed"] == len(killed) and summary["episodes"] == 3

@@ -115,14 +115,15 @@ public:
     }
   }
 
-  /// Finishes the trajectories of a run stopped before its end (incomplete, with the reason).
+  /// Ends the run: the trajectories of a run stopped before its end are
+  /// finished as incomplete, with the reason. No steps after it.
   void close() {
-    if (!sim_ || sim_->finished() || sinks_.empty()) return;
+    if (!sim_ || closed_) return;
+    closed_ = true;
+    if (sim_->finished()) return;  // the Simulation has finished its sinks
     const std::string reason = "stopped by the program at step " + std::to_string(sim_->step_index()) + " of " +
                                std::to_string(sim_->scene().steps);
     for (auto& sink : sinks_) sink->finish(TrajectoryStatus::incomplete, reason);
-    sinks_.clear();
-    closed_ = true;
   }
 
   void write_trajectory(const std::string& path) {
