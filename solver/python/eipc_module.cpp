@@ -121,9 +121,9 @@ public:
     if (!sim_ || closed_) return;
     closed_ = true;
     if (sim_->finished()) return;  // the Simulation has finished its sinks
-    const std::string reason = "stopped by the program at step " + std::to_string(sim_->step_index()) + " of " +
-                               std::to_string(sim_->scene().steps);
-    for (auto& sink : sinks_) sink->finish(TrajectoryStatus::incomplete, reason);
+    stopped_ = "stopped by the program at step " + std::to_string(sim_->step_index()) + " of " +
+               std::to_string(sim_->scene().steps);
+    for (auto& sink : sinks_) sink->finish(TrajectoryStatus::incomplete, stopped_);
   }
 
   void write_trajectory(const std::string& path) {
@@ -242,7 +242,8 @@ public:
   py::dict summary() const {
     const RunSummary& s = sim_->summary();
     py::dict d;
-    d["status"] = !s.failed && sim_->finished() ? "complete" : s.failed ? "incomplete" : "running";
+    const bool incomplete = s.failed || !stopped_.empty();
+    d["status"] = incomplete ? "incomplete" : sim_->finished() ? "complete" : "running";
     d["steps"] = s.steps;
     d["simulated_seconds"] = s.simulated_seconds;
     d["wall_seconds"] = s.wall_seconds;
@@ -252,7 +253,7 @@ public:
     d["line_search_steps"] = s.line_search_total;
     d["factorizations_mean"] = s.steps > 0 ? double(s.factorization_total) / s.steps : 0.0;
     d["min_distance"] = std::isfinite(s.min_distance) ? py::object(py::float_(s.min_distance)) : py::object(py::none());
-    d["reason"] = s.reason;
+    d["reason"] = s.failed ? s.reason : stopped_;
     py::dict phases;
     phases["broad_phase"] = s.phases.broad_phase;
     phases["assembly"] = s.phases.assembly;
@@ -271,6 +272,7 @@ private:
   std::unique_ptr<Simulation> sim_;
   StepStats last_;
   bool closed_ = false;
+  std::string stopped_;  ///< why close() ended the run before its last step
 };
 
 py::dict certify_file(const std::string& path, bool continuous, int threads) {

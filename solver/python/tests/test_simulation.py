@@ -221,6 +221,8 @@ def test_a_program_that_stops_early_leaves_an_incomplete_trajectory(tmp_path):
         sim.step(3)
     with pytest.raises(RuntimeError, match="the simulation is closed"):
         sim.step()
+    assert sim.summary()["status"] == "incomplete"
+    assert sim.summary()["reason"] == "stopped by the program at step 3 of 50"
     with h5py.File(path, "r") as f:
         assert f.attrs["status"] == "incomplete"
         assert f.attrs["status_reason"] == "stopped by the program at step 3 of 50"
