@@ -298,6 +298,8 @@ PYBIND11_MODULE(eipc, m) {
   using namespace eipc::python;
   m.doc() = "Embedded IPC simulation from Python (docs/python.md)";
   m.attr("__version__") = EIPC_VERSION;
+  // Every state read returns numpy arrays: import numpy now, not inside the first read after a step.
+  py::module_::import("numpy");
   // Bad input (the CLI's exit 2) and solver failures (exit 3) as Python exceptions.
   py::register_exception<InputError>(m, "InputError", PyExc_ValueError);
   py::register_exception<SolverFailure>(m, "SolverFailure", PyExc_RuntimeError);
