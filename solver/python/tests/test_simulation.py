@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import eipc
-from conftest import SHORT, SOURCE_DIR, TEDDY
+from conftest import SHORT, TEDDY
 
 
 def short_grasp(**overrides):
@@ -77,8 +77,7 @@ def test_time_steps_and_finished():
 
 def test_arrays_handed_out_are_copies_that_later_steps_do_not_change():
     sim = short_grasp()
-    got = {name: (sim.positions("bubble_left"), sim.velocities("bubble_left"), sim.nodes("teddy"))
-           for name in ["before"]}["before"]
+    got = (sim.positions("bubble_left"), sim.velocities("bubble_left"), sim.nodes("teddy"))
     kept = [a.copy() for a in got]
     sim.step(5)
     now = (sim.positions("bubble_left"), sim.velocities("bubble_left"), sim.nodes("teddy"))
