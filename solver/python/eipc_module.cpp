@@ -1,0 +1,352 @@
+// The Python module `eipc` (docs/python.md): the library run loop (Simulation)
+// stepped from Python, its state as numpy arrays (copies), targets for
+// prescribed nodes set between steps, trajectories written as the run goes,
+// and the exact certification. All pybind11 code is in this one translation
+// unit: it compiles slowly.
+#include "eipc/certify/certify.hpp"
+#include "eipc/simulation/simulation.hpp"
+
+#include <Eigen/LU>
+#include <pybind11/eigen.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <filesystem>
+#include <memory>
+#include <sstream>
+
+namespace py = pybind11;
+
+namespace eipc::python {
+
+namespace {
+
+/// Bad input from Python: the same InputError (eipc.InputError) the loader throws.
+[[noreturn]] void bad_input(const std::string& what) { throw InputError(what); }
+
+py::object json_to_python(const std::string& text) { return py::module_::import("json").attr("loads")(text); }
+
+py::dict stats_dict(const StepStats& s) {
+  py::dict d;
+  d["newton_iterations"] = s.newton_iterations;
+  d["line_search_steps"] = s.line_search_steps;
+  d["factorizations"] = s.factorizations;
+  d["wall_seconds"] = s.wall_seconds;
+  d["min_distance"] = s.min_distance;  // inf when nothing was within dhat
+  d["active_pairs"] = s.active_pairs;
+  return d;
+}
+
+/// A numpy (n, 3) array that owns a copy of the data: later steps never change it.
+py::array_t<double> to_numpy(const Positions& x) {
+  py::array_t<double> a({static_cast<py::ssize_t>(x.rows()), static_cast<py::ssize_t>(3)});
+  std::copy(x.data(), x.data() + x.size(), a.mutable_data());
+  return a;
+}
+
+/// A (rows, cols) float array from any array-like, or InputError naming `what`.
+Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> to_matrix(const py::handle& value,
+                                                                                const std::string& what) {
+  py::array_t<double, py::array::c_style | py::array::forcecast> a;
+  try {
+    a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(value);
+  } catch (const py::error_already_set&) {
+  }
+  if (!a) bad_input(what + ": expected an array of numbers");
+  Eigen::Index rows = 1, cols = 1;
+  if (a.ndim() == 1) {
+    cols = a.shape(0);
+  } else if (a.ndim() == 2) {
+    rows = a.shape(0);
+    cols = a.shape(1);
+  } else {
+    bad_input(what + ": expected a 1- or 2-dimensional array, got " + std::to_string(a.ndim()) + " dimensions");
+  }
+  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> m(rows, cols);
+  std::copy(a.data(), a.data() + a.size(), m.data());
+  if (!m.allFinite()) bad_input(what + ": values must be finite");
+  return m;
+}
+
+/// The stepper reports a wrong body or row count as std::invalid_argument: bad input here.
+template <class F>
+auto with_input_errors(F&& f) {
+  try {
+    return f();
+  } catch (const std::invalid_argument& e) {
+    throw InputError(e.what());
+  }
+}
+
+std::string shape_text(Eigen::Index rows, Eigen::Index cols) {
+  return "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")";
+}
+
+class PySimulation {
+public:
+  PySimulation(const py::object& scene, std::optional<double> dt, std::optional<std::string> embedding,
+               std::optional<double> duration, int threads, std::vector<std::string> set,
+               const std::string& base_dir, std::optional<double> max_wall) {
+    if (threads < 0) bad_input("threads: must be 0 (all cores) or positive, got " + std::to_string(threads));
+    const SceneOverrides overrides{dt, duration, embedding, std::move(set)};
+    Scene loaded;
+    if (py::isinstance<py::dict>(scene)) {
+      const std::string text = py::str(py::module_::import("json").attr("dumps")(scene));
+      // Relative mesh paths start at base_dir; messages name the dict as <dict> there.
+      const std::string name = (std::filesystem::absolute(base_dir) / "<dict>").string();
+      loaded = scene_from_json(nlohmann::json::parse(text), name, overrides);
+    } else {
+      loaded = load_scene(py::str(py::module_::import("os").attr("fspath")(scene)), overrides);
+    }
+    sim_ = std::make_unique<Simulation>(std::move(loaded), threads);
+    if (max_wall) {
+      if (!(*max_wall > 0)) bad_input("max_wall: must be positive");
+      sim_->set_wall_limit(*max_wall, "max_wall " + py::str(py::float_(*max_wall)).cast<std::string>() + " s exceeded");
+    }
+  }
+
+  ~PySimulation() {
+    try {
+      close();
+    } catch (...) {
+      // A destructor must not throw; close() explicitly to see errors.
+    }
+  }
+
+  /// Ends the run: the trajectories of a run stopped before its end are
+  /// finished as incomplete, with the reason. No steps after it.
+  void close() {
+    if (!sim_ || closed_) return;
+    closed_ = true;
+    if (sim_->finished()) return;  // the Simulation has finished its sinks
+    stopped_ = "stopped by the program at step " + std::to_string(sim_->step_index()) + " of " +
+               std::to_string(sim_->scene().steps);
+    for (auto& sink : sinks_) sink->finish(TrajectoryStatus::incomplete, stopped_);
+  }
+
+  void write_trajectory(const std::string& path) {
+    if (closed_) throw std::logic_error("the simulation is closed");
+    if (sim_->step_index() != 0) throw std::logic_error("write_trajectory: trajectories start before the first step");
+    sinks_.push_back(std::make_unique<TrajectorySink>(path, sim_->header()));
+    sim_->add_sink(*sinks_.back());
+  }
+
+  py::dict step(long n) {
+    if (n < 1) bad_input("step: n must be at least 1, got " + std::to_string(n));
+    if (closed_) throw std::logic_error("the simulation is closed");
+    {
+      py::gil_scoped_release release;
+      try {
+        for (long i = 0; i < n; ++i) last_ = sim_->step();
+      } catch (const SolverFailure&) {
+        // The Simulation has finished the trajectories as incomplete with this reason.
+        throw SolverFailure(sim_->summary().reason);
+      }
+    }
+    return stats_dict(last_);
+  }
+
+  int body(const py::handle& which) const {
+    if (py::isinstance<py::str>(which)) return sim_->body_index(which.cast<std::string>());
+    if (py::isinstance<py::int_>(which)) {
+      const long i = which.cast<long>();
+      const long count = static_cast<long>(bodies().size());
+      if (i < 0 || i >= count)
+        bad_input(sim_->scene().path + ": no body " + std::to_string(i) + " (the scene has " + std::to_string(count) +
+                  ")");
+      return static_cast<int>(i);
+    }
+    bad_input("a body is given by its name or index, got " + py::repr(which).cast<std::string>());
+  }
+
+  const std::vector<Body>& bodies() const { return sim_->stepper().system().bodies(); }
+
+  py::array_t<double> positions(const py::handle& which) const {
+    const int b = body(which);
+    return to_numpy(sim_->stepper().system().fine_positions(b, sim_->stepper().nodes()));
+  }
+
+  py::array_t<double> velocities(const py::handle& which) const {
+    const int b = body(which);
+    const DofSystem& sys = sim_->stepper().system();
+    return to_numpy(bodies()[b].fine_map.apply(
+        sim_->stepper().velocities().middleRows(sys.node_offset(b), bodies()[b].num_nodes())));
+  }
+
+  py::array_t<double> nodes(const py::handle& which) const {
+    const int b = body(which);
+    const DofSystem& sys = sim_->stepper().system();
+    return to_numpy(sim_->stepper().nodes().middleRows(sys.node_offset(b), bodies()[b].num_nodes()));
+  }
+
+  /// Node indices (within the body) of the rows of targets(body), in order.
+  std::vector<int> prescribed_nodes(const py::handle& which) const {
+    const int b = body(which);
+    const DofSystem& sys = sim_->stepper().system();
+    std::vector<int> out;
+    for (const PrescribedNode& p : sys.prescribed())
+      if (p.body == b) out.push_back(p.node - sys.node_offset(b));
+    return out;
+  }
+
+  py::array_t<double> targets(const py::handle& which) const {
+    return to_numpy(with_input_errors([&] { return sim_->stepper().prescribed_targets(body(which), sim_->time()); }));
+  }
+
+  void set_targets(const py::handle& which, const py::handle& value) {
+    const int b = body(which);
+    const long expected = static_cast<long>(prescribed_nodes(which).size());
+    const std::string what = "set_targets('" + bodies()[b].name + "')";
+    if (expected == 0) bad_input(what + ": body '" + bodies()[b].name + "' has no prescribed nodes");
+    const auto m = to_matrix(value, what);
+    if (m.rows() != expected || m.cols() != 3)
+      bad_input(what + ": expected shape " + shape_text(expected, 3) + " (one row per prescribed node), got " +
+                shape_text(m.rows(), m.cols()));
+    sim_->set_prescribed_targets(b, m);
+  }
+
+  void set_transform(const py::handle& which, const py::handle& rotation, const py::handle& translation) {
+    const int b = body(which);
+    const std::string what = "set_transform('" + bodies()[b].name + "')";
+    const auto r = to_matrix(rotation, what + ": rotation");
+    const auto t = to_matrix(translation, what + ": translation");
+    if (r.rows() != 3 || r.cols() != 3) bad_input(what + ": rotation must be 3x3, got " + shape_text(r.rows(), r.cols()));
+    if (t.size() != 3) bad_input(what + ": translation must have 3 values, got " + std::to_string(t.size()));
+    const Mat3 rot = r;
+    if ((rot.transpose() * rot - Mat3::Identity()).norm() > 1e-6 || rot.determinant() < 0)
+      bad_input(what + ": rotation is not a rotation matrix (orthonormal, determinant +1)");
+    with_input_errors([&] {
+      sim_->set_prescribed_transform(b, rot, Vec3(t(0), t(1), t(2)));
+      return 0;
+    });
+  }
+
+  void clear_targets(const py::handle& which) { sim_->stepper().clear_prescribed_targets(body(which)); }
+
+  py::list contact_forces() const {
+    py::list out;
+    for (const BodyPairForce& f : sim_->stepper().contact_forces()) {
+      py::dict d;
+      d["body_a"] = bodies()[f.body_a].name;
+      d["body_b"] = f.body_b >= 0 ? bodies()[f.body_b].name : std::string("ground");
+      d["normal"] = py::array_t<double>(3, f.normal.data());
+      d["friction"] = py::array_t<double>(3, f.friction.data());
+      d["pairs"] = f.pairs;
+      out.append(d);
+    }
+    return out;
+  }
+
+  py::dict summary() const {
+    const RunSummary& s = sim_->summary();
+    py::dict d;
+    const bool incomplete = s.failed || !stopped_.empty();
+    d["status"] = incomplete ? "incomplete" : sim_->finished() ? "complete" : "running";
+    d["steps"] = s.steps;
+    d["simulated_seconds"] = s.simulated_seconds;
+    d["wall_seconds"] = s.wall_seconds;
+    d["real_time_factor"] = s.wall_seconds > 0 ? s.simulated_seconds / s.wall_seconds : 0.0;
+    d["newton_iterations_mean"] = s.steps > 0 ? double(s.newton_total) / s.steps : 0.0;
+    d["newton_iterations_max"] = s.newton_max;
+    d["line_search_steps"] = s.line_search_total;
+    d["factorizations_mean"] = s.steps > 0 ? double(s.factorization_total) / s.steps : 0.0;
+    d["min_distance"] = std::isfinite(s.min_distance) ? py::object(py::float_(s.min_distance)) : py::object(py::none());
+    d["reason"] = s.failed ? s.reason : stopped_;
+    py::dict phases;
+    phases["broad_phase"] = s.phases.broad_phase;
+    phases["assembly"] = s.phases.assembly;
+    phases["linear_solve"] = s.phases.linear_solve;
+    phases["ccd"] = s.phases.ccd;
+    phases["line_search"] = s.phases.line_search;
+    d["phase_seconds"] = phases;
+    return d;
+  }
+
+  const Simulation& sim() const { return *sim_; }
+  py::object last_step() const { return sim_->step_index() > 0 ? py::object(stats_dict(last_)) : py::object(py::none()); }
+
+private:
+  std::vector<std::unique_ptr<TrajectorySink>> sinks_;  // outlive sim_ (declared first)
+  std::unique_ptr<Simulation> sim_;
+  StepStats last_;
+  bool closed_ = false;
+  std::string stopped_;  ///< why close() ended the run before its last step
+};
+
+py::dict certify_file(const std::string& path, bool continuous, int threads) {
+  certify::CertifyOptions options;
+  options.continuous = continuous;
+  options.threads = threads;
+  certify::CertifyReport report;
+  {
+    py::gil_scoped_release release;
+    report = certify::certify_trajectory(certify::load_certify_input(path), options, path);
+  }
+  std::ostringstream json;
+  certify::print_report_json(report, json);
+  return json_to_python(json.str());
+}
+
+}  // namespace
+
+}  // namespace eipc::python
+
+PYBIND11_MODULE(eipc, m) {
+  using namespace eipc;
+  using namespace eipc::python;
+  m.doc() = "Embedded IPC simulation from Python (docs/python.md)";
+  m.attr("__version__") = EIPC_VERSION;
+  // Every state read returns numpy arrays: import numpy now, not inside the first read after a step.
+  py::module_::import("numpy");
+  // Bad input (the CLI's exit 2) and solver failures (exit 3) as Python exceptions.
+  py::register_exception<InputError>(m, "InputError", PyExc_ValueError);
+  py::register_exception<SolverFailure>(m, "SolverFailure", PyExc_RuntimeError);
+
+  py::class_<PySimulation>(m, "Simulation", "A scene stepped from Python (docs/python.md)")
+      .def(py::init<const py::object&, std::optional<double>, std::optional<std::string>, std::optional<double>, int,
+                    std::vector<std::string>, const std::string&, std::optional<double>>(),
+           py::arg("scene"), py::kw_only(), py::arg("dt") = py::none(), py::arg("embedding") = py::none(),
+           py::arg("duration") = py::none(), py::arg("threads") = 0, py::arg("set") = std::vector<std::string>{},
+           py::arg("base_dir") = ".", py::arg("max_wall") = py::none(),
+           "scene: a scene file path or a scene dict (relative mesh paths from base_dir); the other arguments are "
+           "eipc run's options (--dt, --embedding, --duration, --threads, --set key=value, --max-wall)")
+      .def("step", &PySimulation::step, py::arg("n") = 1,
+           "Advance n steps; returns the last step's statistics. Raises SolverFailure if a step fails.")
+      .def("write_trajectory", &PySimulation::write_trajectory, py::arg("path"),
+           "Write the trajectory (HDF5 + XDMF, as eipc run) as the run goes; before the first step")
+      .def("close", &PySimulation::close, "Finish the trajectories of a run stopped early (marked incomplete)")
+      .def("__enter__", [](py::object self) { return self; })
+      .def("__exit__", [](PySimulation& s, py::args) { s.close(); })
+      .def_property_readonly("time", [](const PySimulation& s) { return s.sim().time(); })
+      .def_property_readonly("step_index", [](const PySimulation& s) { return s.sim().step_index(); })
+      .def_property_readonly("steps", [](const PySimulation& s) { return s.sim().scene().steps; })
+      .def_property_readonly("dt", [](const PySimulation& s) { return s.sim().scene().params.dt; })
+      .def_property_readonly("finished", [](const PySimulation& s) { return s.sim().finished(); })
+      .def_property_readonly("bodies",
+                             [](const PySimulation& s) {
+                               std::vector<std::string> names;
+                               for (const Body& b : s.bodies()) names.push_back(b.name);
+                               return names;
+                             })
+      .def("positions", &PySimulation::positions, py::arg("body"), "Full-resolution vertices (n, 3), a copy")
+      .def("velocities", &PySimulation::velocities, py::arg("body"), "Full-resolution vertex velocities (n, 3), a copy")
+      .def("nodes", &PySimulation::nodes, py::arg("body"), "Simulation nodes q of the body (m, 3), a copy")
+      .def("prescribed_nodes", &PySimulation::prescribed_nodes, py::arg("body"),
+           "Indices into nodes(body) of the prescribed nodes, in the row order of targets(body)")
+      .def("targets", &PySimulation::targets, py::arg("body"), "Where the prescribed nodes go at the current time")
+      .def("set_targets", &PySimulation::set_targets, py::arg("body"), py::arg("positions"),
+           "Prescribed nodes go to these positions (one row per prescribed node) from the next step on")
+      .def("set_transform", &PySimulation::set_transform, py::arg("body"), py::arg("rotation"), py::arg("translation"),
+           "Prescribed nodes go to R (x_rest - c) + c + t (c: the body's rest centroid) from the next step on")
+      .def("clear_targets", &PySimulation::clear_targets, py::arg("body"),
+           "Prescribed nodes follow the scene's motion again")
+      .def("contact_forces", &PySimulation::contact_forces,
+           "Forces (N) on body_a from body_b (or the ground) at the end of the last step, per body pair")
+      .def_property_readonly("last_step", &PySimulation::last_step, "Statistics of the last step (None before it)")
+      .def("summary", &PySimulation::summary, "The run so far, as eipc run --json");
+
+  m.def("certify", &certify_file, py::arg("path"), py::kw_only(), py::arg("continuous") = false,
+        py::arg("threads") = 0, "Exact certification of a trajectory, as a dict like eipc certify --json");
+}
