@@ -118,21 +118,17 @@ void Simulation::set_wall_limit(double seconds, std::string label) {
 }
 
 void Simulation::set_prescribed_transform(int body, const Mat3& rotation, const Vec3& translation) {
-  const Body& b = stepper_->system().bodies().at(static_cast<std::size_t>(body));
-  const Positions rest = stepper_->prescribed_targets(body, 0.0);  // checks the body has prescribed nodes
-  std::vector<int> nodes = b.prescribed_nodes;
-  if (b.kinematic) {
-    nodes.resize(b.num_nodes());
-    for (int n = 0; n < b.num_nodes(); ++n) nodes[n] = n;
-  }
-  std::sort(nodes.begin(), nodes.end());
-  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
-  Positions targets(rest.rows(), 3);
-  for (Eigen::Index k = 0; k < targets.rows(); ++k) {
-    const Vec3 x = b.node_rest.row(nodes[static_cast<std::size_t>(k)]).transpose();
-    targets.row(k) = (rotation * (x - b.pivot) + b.pivot + translation).transpose();
-  }
-  stepper_->set_prescribed_targets(body, targets);
+  const DofSystem& sys = stepper_->system();
+  const Body& b = sys.bodies().at(static_cast<std::size_t>(body));
+  std::vector<Vec3> targets;  // in the order of sys.prescribed(), as set_prescribed_targets expects
+  for (const PrescribedNode& p : sys.prescribed())
+    if (p.body == body) {
+      const Vec3 x = b.node_rest.row(p.node - sys.node_offset(body)).transpose();
+      targets.push_back(rotation * (x - b.pivot) + b.pivot + translation);
+    }
+  Positions rows(static_cast<Eigen::Index>(targets.size()), 3);
+  for (std::size_t k = 0; k < targets.size(); ++k) rows.row(static_cast<Eigen::Index>(k)) = targets[k].transpose();
+  stepper_->set_prescribed_targets(body, rows);  // throws for a body without prescribed nodes
 }
 
 Frame Simulation::current_frame(const StepStats& stats) const {
