@@ -52,7 +52,8 @@ std::string error_against(const fs::path& dir, const json& record, const std::st
 const std::vector<std::string>& runs_csv_columns() {
   static const std::vector<std::string> columns = {
       "scenario", "embedding", "dt", "steps", "wall_seconds", "real_time_factor", "newton_mean", "newton_max",
-      "line_search_steps", "min_distance", "certified", "status", "exit_code", "trajectory", "error"};
+      "line_search_steps", "min_distance", "certified", "status", "exit_code", "trajectory", "error",
+      "friction_rounds_mean"};
   return columns;
 }
 
@@ -88,7 +89,8 @@ std::vector<RunRow> collect_runs(const std::string& dir, const std::optional<std
                  row.status,
                  std::to_string(row.exit_code),
                  record.value("trajectory", ""),
-                 reference ? error_against(dir, record, *reference) : ""};
+                 reference ? error_against(dir, record, *reference) : "",
+                 summary_number(summary, "friction_rounds_mean")};
     rows.push_back(std::move(row));
   }
   std::sort(rows.begin(), rows.end(), [](const RunRow& a, const RunRow& b) {
