@@ -1,5 +1,7 @@
 #include "eipc/friction/friction_rounds.hpp"
 
+#include "eipc/friction/friction_regime.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -7,9 +9,8 @@
 namespace eipc {
 
 double relative_normal_force_change(const FrictionSet& before, const FrictionSet& after) {
-  using Key = std::pair<int, std::array<int, 4>>;
-  const auto key = [](const FrictionContact& c) { return Key{static_cast<int>(c.kind), c.vertices}; };
-  std::map<Key, double> old_force;
+  const auto key = [](const FrictionContact& c) { return FrictionContactKey{static_cast<int>(c.kind), c.vertices}; };
+  std::map<FrictionContactKey, double> old_force;
   for (const FrictionContact& c : before.contacts) old_force[key(c)] = c.normal_force;
   double largest = 0.0, change = 0.0;
   for (const FrictionContact& c : after.contacts) {
