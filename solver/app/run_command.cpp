@@ -30,12 +30,14 @@ void print_summary(const RunSummary& s, const std::string& output, bool as_json)
   const double rtf = s.wall_seconds > 0 ? s.simulated_seconds / s.wall_seconds : 0.0;
   const double mean_newton = s.steps > 0 ? double(s.newton_total) / s.steps : 0.0;
   const double mean_factorizations = s.steps > 0 ? double(s.factorization_total) / s.steps : 0.0;
+  const double mean_friction_rounds = s.steps > 0 ? double(s.friction_rounds_total) / s.steps : 0.0;
   if (as_json) {
     nlohmann::json j = {{"status", s.failed ? "incomplete" : "complete"},        {"steps", s.steps},
                         {"simulated_seconds", s.simulated_seconds}, {"wall_seconds", s.wall_seconds},
                         {"real_time_factor", rtf},   {"newton_iterations_mean", mean_newton},
                         {"newton_iterations_max", s.newton_max}, {"line_search_steps", s.line_search_total},
                         {"factorizations_mean", mean_factorizations},
+                        {"friction_rounds_mean", mean_friction_rounds}, {"friction_rounds_max", s.friction_rounds_max},
                         {"output", output}};
     j["min_distance"] = std::isfinite(s.min_distance) ? nlohmann::json(s.min_distance) : nlohmann::json(nullptr);
     if (!s.reason.empty()) j["reason"] = s.reason;
@@ -52,6 +54,7 @@ void print_summary(const RunSummary& s, const std::string& output, bool as_json)
   fmt::print("real-time factor  {:.3f} (simulated / wall)\n", rtf);
   fmt::print("Newton iterations {:.2f} per step (max {}), {:.2f} factorisations per step\n", mean_newton,
              s.newton_max, mean_factorizations);
+  fmt::print("friction rounds   {:.2f} per step (max {})\n", mean_friction_rounds, s.friction_rounds_max);
   fmt::print("min distance      {}\n", std::isfinite(s.min_distance) ? fmt::format("{:.3e} m", s.min_distance)
                                                                       : std::string("none within dhat"));
   fmt::print("phases (s)        broad phase {:.3f}, assembly {:.3f}, linear solve {:.3f}, CCD {:.3f}, line search {:.3f}\n",

@@ -56,7 +56,7 @@ const std::vector<std::string>& runs_csv_columns() {
   static const std::vector<std::string> columns = {
       "scenario", "embedding", "dt", "steps", "wall_seconds", "real_time_factor", "newton_mean", "newton_max",
       "line_search_steps", "min_distance", "certified", "status", "exit_code", "trajectory", "error",
-      "intersecting_frames", "max_depth_m", "first_intersection_time", "engine"};
+      "intersecting_frames", "max_depth_m", "first_intersection_time", "engine", "friction_rounds_mean"};
   return columns;
 }
 
@@ -101,6 +101,7 @@ std::vector<RunRow> collect_runs(const std::string& dir, const std::optional<std
     for (const char* key : {"intersecting_frames", "max_depth", "first_intersection_time"})
       row.cells.push_back(summary_number(depth, key));
     row.cells.push_back(row.engine);
+    row.cells.push_back(summary_number(summary, "friction_rounds_mean"));
     rows.push_back(std::move(row));
   }
   std::sort(rows.begin(), rows.end(), [](const RunRow& a, const RunRow& b) {

@@ -75,6 +75,11 @@ bool NewtonSolver::newton_direction(const StepContext& s, const Positions& q, co
 bool NewtonSolver::chord_direction(const StepContext& s, const Positions& q, const ContactSet& contacts,
                                   const std::vector<bool>& fixed, VecX& direction) {
   if (!factorized_ || factorized_->fixed != fixed || !same_pairs(contacts, factorized_->contacts)) return false;
+  // Assembled where a contact stuck and it slides now: the matrix is up to
+  // mu lambda 2 / (eps_v h) too stiff along its slip, and a chord step (or the
+  // stopping test on it) would hold the contact back.
+  if (s.friction && any_started_sliding(factorized_->sticking, sys_.collision().positions(q), s.x_prev, *s.friction))
+    return false;
   VecX g;
   {
     ScopedTimer timer(times_.assembly);
@@ -116,7 +121,9 @@ NewtonResult NewtonSolver::solve(const StepContext& s, Positions& q, const std::
         throw SolverFailure("linear solve failed (system not positive definite) at t = " + std::to_string(t1) + " s");
       }
       ++result.factorizations;
-      factorized_ = Factorized{contacts, fixed};
+      factorized_ = Factorized{contacts, fixed,
+                               s.friction ? sticking_contacts(sys_.collision().positions(q), s.x_prev, *s.friction)
+                                          : std::vector<FrictionContactKey>{}};
     }
     const Positions dq = as_positions(direction);
     if (!chord_step) move = sys_.max_fine_displacement(dq);

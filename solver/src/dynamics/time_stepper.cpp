@@ -3,6 +3,7 @@
 #include "eipc/broad_phase/broad_phase.hpp"
 #include "eipc/collisions/minimum_distance.hpp"
 #include "eipc/dynamics/contact_forces.hpp"
+#include "eipc/friction/friction_rounds.hpp"
 #include "eipc/util/parallel.hpp"
 
 #include <chrono>
@@ -113,6 +114,35 @@ double TimeStepper::current_min_distance() const {
   return minimum_distance(sys_.collision().mesh(), x, c, params_.ground_height);
 }
 
+void TimeStepper::solve_round(StepContext& s, Positions& q, const std::vector<bool>& fixed, double t1,
+                              StepStats& stats) {
+  const auto add = [&](const NewtonResult& r) {
+    stats.newton_iterations += r.iterations;
+    stats.factorizations += r.factorizations;
+    stats.line_search_steps += r.line_search_steps;
+  };
+  if (s.targets.empty()) {
+    add(newton_.solve(s, q, fixed, t1));
+    return;
+  }
+  auto residual = [&](const Positions& qq) {
+    double r = 0;
+    for (const PrescribedTarget& t : s.targets) r += t.weight * (qq.row(t.node).transpose() - t.target).squaredNorm();
+    return std::sqrt(r);
+  };
+  const double initial = residual(q_);
+  for (int round = 0; round < params_.solver.max_al_rounds; ++round) {
+    add(newton_.solve(s, q, fixed, t1));
+    const double progress = 1.0 - residual(q) / initial;
+    if (progress >= 0.999) break;
+    if (progress < 0.99) {
+      s.al_stiffness *= 2.0;
+    } else {
+      for (PrescribedTarget& t : s.targets) t.lambda -= s.al_stiffness * (q.row(t.node).transpose() - t.target);
+    }
+  }
+}
+
 StepStats TimeStepper::step() {
   const auto start = std::chrono::steady_clock::now();
   const double h = params_.dt;
@@ -138,16 +168,9 @@ StepStats TimeStepper::step() {
   bool moved = false;
   parallel_both([&] { s.damping = potential_.damping_matrix(q_); },
                 [&] { moved = start_step(q, targets, s.q_tilde, contacts_ ? &*contacts_ : nullptr); });
-  if (moved)
+  if (moved) {
     for (const PrescribedNode& p : sys_.prescribed())
       for (int d = 0; d < 3; ++d) fixed[3 * p.node + d] = true;
-
-  StepStats stats;
-  if (moved) {
-    const NewtonResult r = newton_.solve(s, q, fixed, t1);
-    stats.newton_iterations = r.iterations;
-    stats.factorizations = r.factorizations;
-    stats.line_search_steps = r.line_search_steps;
   } else {
     // Augmented Lagrangian (IPC 2020, Sec. 4.4): pull prescribed nodes towards
     // their targets through the energy, so the barrier keeps everything apart.
@@ -157,28 +180,32 @@ StepStats TimeStepper::step() {
       s.targets.push_back({node, targets[i], Vec3::Zero(), m > 0 ? m : sys_.typical_node_mass()});
     }
     s.al_stiffness = 1e3;
-    auto residual = [&](const Positions& qq) {
-      double r = 0;
-      for (const PrescribedTarget& t : s.targets) r += t.weight * (qq.row(t.node).transpose() - t.target).squaredNorm();
-      return std::sqrt(r);
-    };
-    const double initial = residual(q_);
-    for (int round = 0; round < params_.solver.max_al_rounds; ++round) {
-      const NewtonResult r = newton_.solve(s, q, fixed, t1);
-      stats.newton_iterations += r.iterations;
-      stats.factorizations += r.factorizations;
-      stats.line_search_steps += r.line_search_steps;
-      const double progress = 1.0 - residual(q) / initial;
-      if (progress >= 0.999) break;
-      if (progress < 0.99) {
-        s.al_stiffness *= 2.0;
-      } else {
-        for (PrescribedTarget& t : s.targets) t.lambda -= s.al_stiffness * (q.row(t.node).transpose() - t.target);
-      }
-    }
+  }
+  StepStats stats;
+  // Friction rounds (IPC's friction iterations): the friction lagged at x^n
+  // holds little where a contact is new or its normal force grows within the
+  // step, so the body slips by h^2-small amounts it never gets back. Rebuild
+  // the lagged normal forces, tangent bases and contacts at the solution and
+  // solve again (from there) until the normal forces settle.
+  std::optional<ContactSet> end_contacts;  // contacts at q, when known
+  const int max_rounds = s.friction ? std::max(1, params_.contact.friction_max_rounds) : 1;
+  for (int round = 1;; ++round) {
+    stats.friction_rounds = round;
+    solve_round(s, q, fixed, t1, stats);
+    if (round >= max_rounds) break;
+    end_contacts = queries_.contacts_at(q);
+    FrictionSet next = build_friction_set(mesh, sys_.collision().positions(q), *end_contacts, params_.contact.dhat,
+                                          params_.contact.kappa, params_.contact.friction, params_.contact.epsv, h);
+    // Settled: keep the set this solution was solved with (its forces are reported).
+    if (relative_normal_force_change(*s.friction, next) <= params_.contact.friction_tol) break;
+    s.friction = std::move(next);
+    end_contacts.reset();
+  }
+  if (!moved) {
     // Close the remaining gap exactly when that is collision free.
     s.targets.clear();
     try_move_prescribed(q, targets);
+    end_contacts.reset();
   }
 
   const Positions v = (q - q_) / h;
@@ -189,7 +216,7 @@ StepStats TimeStepper::step() {
   ++step_;
 
   const Positions x = sys_.collision().positions(q_);
-  contacts_ = queries_.contacts_at(q_);
+  contacts_ = end_contacts ? std::move(end_contacts) : queries_.contacts_at(q_);
   const Candidates& c = queries_.candidates_near(q_);
   const ContactSet& contacts = *contacts_;
   stats.min_distance = minimum_distance(mesh, x, c, contacts);

@@ -302,6 +302,12 @@ Scene scene_from_json(nlohmann::json doc, const std::string& path, const SceneOv
     p.contact.epsv = c.positive_or("epsv", p.contact.epsv);
     p.contact.friction = c.number_or("friction", p.contact.friction);
     if (p.contact.friction < 0) c.child("friction").fail("friction coefficient must be >= 0");
+    if (c.has("friction_max_rounds")) {
+      const double n = c.at("friction_max_rounds").positive();
+      if (n != std::floor(n) || n > 1000) c.child("friction_max_rounds").fail("expected an integer from 1 to 1000");
+      p.contact.friction_max_rounds = static_cast<int>(n);
+    }
+    p.contact.friction_tol = c.positive_or("friction_tol", p.contact.friction_tol);
   }
   if (root.has("solver")) {
     const Field s = root.child("solver");

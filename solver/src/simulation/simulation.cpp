@@ -184,6 +184,8 @@ StepStats Simulation::step() {
   summary_.newton_max = std::max(summary_.newton_max, s.newton_iterations);
   summary_.line_search_total += s.line_search_steps;
   summary_.factorization_total += s.factorizations;
+  summary_.friction_rounds_total += s.friction_rounds;
+  summary_.friction_rounds_max = std::max(summary_.friction_rounds_max, s.friction_rounds);
   summary_.min_distance = std::min(summary_.min_distance, s.min_distance);
   if (n % scene_.output_stride == 0 || n == scene_.steps) {
     send(current_frame(pending_));

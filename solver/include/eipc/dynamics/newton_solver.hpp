@@ -7,6 +7,7 @@
 #include "eipc/dynamics/contact_queries.hpp"
 #include "eipc/dynamics/incremental_potential.hpp"
 #include "eipc/dynamics/phase_times.hpp"
+#include "eipc/friction/friction_regime.hpp"
 #include "eipc/optim/linear_solver.hpp"
 
 #include <chrono>
@@ -85,6 +86,7 @@ private:
   struct Factorized {
     ContactSet contacts;
     std::vector<bool> fixed;
+    std::vector<FrictionContactKey> sticking;  ///< friction contacts that stuck where it was assembled
   };
   std::optional<Factorized> factorized_;
   std::optional<std::chrono::steady_clock::time_point> deadline_;

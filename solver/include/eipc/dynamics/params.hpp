@@ -12,6 +12,13 @@ struct ContactParams {
   double dhat = 1e-3;   ///< barrier activation distance (m)
   double epsv = 1e-3;   ///< friction static/dynamic transition speed (m/s)
   double friction = 0;  ///< Coulomb coefficient mu
+  /// Friction rounds per step (IPC's friction iterations): after a solve the
+  /// lagged normal forces, tangent bases and friction contacts are rebuilt from
+  /// the solution and the step is solved again, until the normal forces change
+  /// by at most friction_tol (relative to the largest) or after this many
+  /// solves. 1: lagged once from the start of the step (the paper).
+  int friction_max_rounds = 4;
+  double friction_tol = 1e-2;
 };
 
 struct SolverParams {

@@ -14,6 +14,7 @@ struct StepStats {
   double min_distance = 0.0;  ///< smallest contact distance seen in the step (inf if none)
   int active_pairs = 0;       ///< contact pairs with d < dhat at the end of the step
   int factorizations = 0;     ///< Hessian assemblies and factorisations (run summary only; not stored)
+  int friction_rounds = 0;    ///< solves of the step, each with the lagged friction rebuilt from the last (1 without friction)
 };
 
 /// Contact forces on body a from body b, summed over their contact pairs (newtons).

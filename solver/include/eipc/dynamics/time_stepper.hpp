@@ -74,6 +74,9 @@ private:
   /// `contacts`: the contacts at q, if known.
   bool start_step(Positions& q, const std::vector<Vec3>& targets, const Positions& q_tilde,
                   const ContactSet* contacts) const;
+  /// One solve of the step with the current lagged friction: Newton, or the
+  /// augmented-Lagrangian rounds when s has prescribed targets. Adds its counts to stats.
+  void solve_round(StepContext& s, Positions& q, const std::vector<bool>& fixed, double t1, StepStats& stats);
 
   DofSystem sys_;
   SimulationParams params_;

@@ -34,6 +34,8 @@ struct RunSummary {
   int newton_max = 0;
   long line_search_total = 0;
   long factorization_total = 0;
+  long friction_rounds_total = 0;
+  int friction_rounds_max = 0;
   double min_distance = std::numeric_limits<double>::infinity();
   bool failed = false;
   std::string reason;  ///< why the run stopped early ("step N: ...")

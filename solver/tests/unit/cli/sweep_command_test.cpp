@@ -72,7 +72,7 @@ TEST_CASE("eipc sweep runs every combination, certifies it and tabulates runs.cs
   CHECK(first_line(out / "runs.csv") ==
         "scenario,embedding,dt,steps,wall_seconds,real_time_factor,newton_mean,newton_max,line_search_steps,"
         "min_distance,certified,status,exit_code,trajectory,error,intersecting_frames,max_depth_m,"
-        "first_intersection_time,engine");
+        "first_intersection_time,engine,friction_rounds_mean");
   const std::vector<Row> rows = read_runs_csv(out / "runs.csv");
   REQUIRE(rows.size() == 4);
   const std::vector<std::pair<std::string, std::string>> order = {

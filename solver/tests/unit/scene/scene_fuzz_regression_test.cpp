@@ -71,3 +71,16 @@ TEST_CASE("solver.hessian takes exact_if_definite or projected, nothing else", "
              Contains("field 'solver.hessian'") && Contains("projected"));
   CHECK_THAT(d.error_of(head + R"({"hessian": 1}, )" + kBody + "}"), Contains("solver.hessian"));
 }
+
+TEST_CASE("contact.friction_max_rounds is an integer from 1 to 1000, friction_tol positive", "[scene]") {
+  SceneDir d;
+  const std::string head = R"({"format": "eipc-scene", "version": 1, "duration": 1, "dt": 0.1, "contact": )";
+  CHECK(d.error_of(head + R"({"friction_max_rounds": 1, "friction_tol": 1e-3}, )" + kBody + "}") == "");
+  CHECK_THAT(d.error_of(head + R"({"friction_max_rounds": 2.5}, )" + kBody + "}"),
+             Contains("field 'contact.friction_max_rounds'") && Contains("integer"));
+  CHECK_THAT(d.error_of(head + R"({"friction_max_rounds": 0}, )" + kBody + "}"),
+             Contains("contact.friction_max_rounds"));
+  CHECK_THAT(d.error_of(head + R"({"friction_max_rounds": 1e300}, )" + kBody + "}"),
+             Contains("contact.friction_max_rounds"));
+  CHECK_THAT(d.error_of(head + R"({"friction_tol": 0}, )" + kBody + "}"), Contains("contact.friction_tol"));
+}
