@@ -16,6 +16,28 @@ namespace {
 
 Vec3 contact_row(const Positions& x, int i) { return x.row(i).transpose(); }
 
+/// The separation along axis k of the box of the vertices `a` of x and the
+/// box of the vertices `b` (negative when they overlap along k).
+template <int NA, int NB>
+double axis_gap(const Positions& x, const std::array<int, NA>& a, const std::array<int, NB>& b, int k) {
+  double a_lo = x(a[0], k), a_hi = a_lo, b_lo = x(b[0], k), b_hi = b_lo;
+  for (int i = 1; i < NA; ++i) {
+    a_lo = std::min(a_lo, x(a[i], k));
+    a_hi = std::max(a_hi, x(a[i], k));
+  }
+  for (int i = 1; i < NB; ++i) {
+    b_lo = std::min(b_lo, x(b[i], k));
+    b_hi = std::max(b_hi, x(b[i], k));
+  }
+  return std::max(b_lo - a_hi, a_lo - b_hi);
+}
+
+/// The gap between the two primitives' boxes: every distance between them is at least this.
+template <int NA, int NB>
+double box_gap(const Positions& x, const std::array<int, NA>& a, const std::array<int, NB>& b) {
+  return std::max({axis_gap<NA, NB>(x, a, b, 0), axis_gap<NA, NB>(x, a, b, 1), axis_gap<NA, NB>(x, a, b, 2)});
+}
+
 /// True when, along some axis, the vertices `a` and the vertices `b` of x are
 /// at least dhat apart (the boxes of the two primitives are): then every
 /// distance between the primitives is >= dhat. A cheap rejection of
@@ -23,18 +45,8 @@ Vec3 contact_row(const Positions& x, int i) { return x.row(i).transpose(); }
 /// before the last.
 template <int NA, int NB>
 bool boxes_apart(const Positions& x, const std::array<int, NA>& a, const std::array<int, NB>& b, double dhat) {
-  for (int k = 0; k < 3; ++k) {
-    double a_lo = x(a[0], k), a_hi = a_lo, b_lo = x(b[0], k), b_hi = b_lo;
-    for (int i = 1; i < NA; ++i) {
-      a_lo = std::min(a_lo, x(a[i], k));
-      a_hi = std::max(a_hi, x(a[i], k));
-    }
-    for (int i = 1; i < NB; ++i) {
-      b_lo = std::min(b_lo, x(b[i], k));
-      b_hi = std::max(b_hi, x(b[i], k));
-    }
-    if (b_lo - a_hi >= dhat || a_lo - b_hi >= dhat) return true;
-  }
+  for (int k = 0; k < 3; ++k)
+    if (axis_gap<NA, NB>(x, a, b, k) >= dhat) return true;
   return false;
 }
 
@@ -133,6 +145,108 @@ Candidates candidates_within(const CollisionMesh& mesh, const Positions& x, cons
   });
   out.edge_edge = kept(candidates.edge_edge, [&](const EdgeEdgeCandidate& e, Contact& c) {
     return make_edge_edge(mesh, x, e, distance, c);
+  });
+  return out;
+}
+
+namespace {
+
+/// A float not above d (a lower bound stays one when stored as float).
+float float_below(double d) {
+  const float f = static_cast<float>(d);
+  return static_cast<double>(f) > d ? std::nextafter(f, -std::numeric_limits<float>::infinity()) : f;
+}
+
+/// Is the pair closer than `distance` (as make_point_triangle / make_edge_edge
+/// decide), and a lower bound of its distance at x: the distance when it was
+/// computed, else the box gap (infinity for pairs sharing a vertex).
+bool measure_point_triangle(const CollisionMesh& mesh, const Positions& x, const PointTriangleCandidate& cand,
+                            double distance, float& lower_bound) {
+  const int p = cand.vertex, f0 = mesh.faces(cand.face, 0), f1 = mesh.faces(cand.face, 1),
+            f2 = mesh.faces(cand.face, 2);
+  lower_bound = std::numeric_limits<float>::infinity();
+  if (p == f0 || p == f1 || p == f2) return false;
+  const double gap = box_gap<1, 3>(x, {p}, {f0, f1, f2});
+  if (gap >= distance) {
+    lower_bound = float_below(gap);
+    return false;
+  }
+  const auto type = point_triangle_distance_type(contact_row(x, p), contact_row(x, f0), contact_row(x, f1), contact_row(x, f2));
+  const double d2 = point_triangle_distance_sq(contact_row(x, p), contact_row(x, f0), contact_row(x, f1), contact_row(x, f2), type);
+  lower_bound = float_below(std::max(gap, std::sqrt(d2) * (1.0 - 1e-12)));
+  return d2 < distance * distance;
+}
+
+bool measure_edge_edge(const CollisionMesh& mesh, const Positions& x, const EdgeEdgeCandidate& cand, double distance,
+                       float& lower_bound) {
+  const int a0 = mesh.edges(cand.edge_a, 0), a1 = mesh.edges(cand.edge_a, 1), b0 = mesh.edges(cand.edge_b, 0),
+            b1 = mesh.edges(cand.edge_b, 1);
+  lower_bound = std::numeric_limits<float>::infinity();
+  if (a0 == b0 || a0 == b1 || a1 == b0 || a1 == b1) return false;
+  const double gap = box_gap<2, 2>(x, {a0, a1}, {b0, b1});
+  if (gap >= distance) {
+    lower_bound = float_below(gap);
+    return false;
+  }
+  const auto type = edge_edge_distance_type(contact_row(x, a0), contact_row(x, a1), contact_row(x, b0), contact_row(x, b1));
+  const double d2 = edge_edge_distance_sq(contact_row(x, a0), contact_row(x, a1), contact_row(x, b0), contact_row(x, b1), type);
+  lower_bound = float_below(std::max(gap, std::sqrt(d2) * (1.0 - 1e-12)));
+  return d2 < distance * distance;
+}
+
+/// The items i of `in` for which keep(i) is true, in order.
+template <class Item, typename Keep>
+std::vector<Item> kept_items(const std::vector<Item>& in, Keep keep) {
+  std::vector<Item> out;
+  parallel_gather(in.size(), 1024, out, [&](std::size_t begin, std::size_t end, std::vector<Item>& dst) {
+    for (std::size_t i = begin; i < end; ++i)
+      if (keep(i)) dst.push_back(in[i]);
+  });
+  return out;
+}
+
+}  // namespace
+
+Candidates candidates_within(const CollisionMesh& mesh, const Positions& x, const Candidates& candidates,
+                             double distance, std::vector<float>& gaps) {
+  if (x.rows() != mesh.num_vertices())
+    throw std::invalid_argument("candidates_within: x has a different vertex count than the collision mesh");
+  const std::size_t npt = candidates.point_triangle.size();
+  gaps.resize(candidates.size());
+  Candidates out;
+  out.point_triangle = kept_items(candidates.point_triangle, [&](std::size_t i) {
+    return measure_point_triangle(mesh, x, candidates.point_triangle[i], distance, gaps[i]);
+  });
+  out.edge_edge = kept_items(candidates.edge_edge, [&](std::size_t i) {
+    return measure_edge_edge(mesh, x, candidates.edge_edge[i], distance, gaps[npt + i]);
+  });
+  return out;
+}
+
+Candidates candidates_within(const CollisionMesh& mesh, const Positions& x, const Candidates& candidates,
+                             double distance, const std::vector<float>& gaps, const std::vector<double>& moved) {
+  if (x.rows() != mesh.num_vertices() || moved.size() != std::size_t(mesh.num_vertices()) ||
+      gaps.size() != candidates.size())
+    throw std::invalid_argument("candidates_within: sizes of x, moved or gaps do not match");
+  // A relative margin far above the round-off of gaps, moves and distances.
+  const double out_from = distance * (1.0 + 1e-6);
+  const std::size_t npt = candidates.point_triangle.size();
+  Candidates out;
+  out.point_triangle = kept_items(candidates.point_triangle, [&](std::size_t i) {
+    const PointTriangleCandidate& c = candidates.point_triangle[i];
+    const double face_moved = std::max({moved[std::size_t(mesh.faces(c.face, 0))], moved[std::size_t(mesh.faces(c.face, 1))],
+                                        moved[std::size_t(mesh.faces(c.face, 2))]});
+    if (double(gaps[i]) - moved[std::size_t(c.vertex)] - face_moved >= out_from) return false;
+    Contact contact;
+    return make_point_triangle(mesh, x, c, distance, contact);
+  });
+  out.edge_edge = kept_items(candidates.edge_edge, [&](std::size_t i) {
+    const EdgeEdgeCandidate& c = candidates.edge_edge[i];
+    const double a_moved = std::max(moved[std::size_t(mesh.edges(c.edge_a, 0))], moved[std::size_t(mesh.edges(c.edge_a, 1))]);
+    const double b_moved = std::max(moved[std::size_t(mesh.edges(c.edge_b, 0))], moved[std::size_t(mesh.edges(c.edge_b, 1))]);
+    if (double(gaps[npt + i]) - a_moved - b_moved >= out_from) return false;
+    Contact contact;
+    return make_edge_edge(mesh, x, c, distance, contact);
   });
   return out;
 }

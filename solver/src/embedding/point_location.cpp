@@ -11,11 +11,24 @@
 
 namespace eipc {
 
-Eigen::Vector4d barycentric(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
+namespace {
+
+/// The factorised edge matrix of a tet (b - a, c - a, d - a).
+Eigen::PartialPivLU<Mat3> edge_matrix(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
   Mat3 D;
   D << b - a, c - a, d - a;
-  const Vec3 l = D.partialPivLu().solve(p - a);
+  return D.partialPivLu();
+}
+
+Eigen::Vector4d barycentric(const Eigen::PartialPivLU<Mat3>& edges, const Vec3& p, const Vec3& a) {
+  const Vec3 l = edges.solve(p - a);
   return {1.0 - l.sum(), l[0], l[1], l[2]};
+}
+
+}  // namespace
+
+Eigen::Vector4d barycentric(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
+  return barycentric(edge_matrix(a, b, c, d), p, a);
 }
 
 namespace {
@@ -45,6 +58,11 @@ std::vector<TetLocation> locate_points(const Positions& x, const Tets& tets, con
   for (const Aabb& b : boxes) all.extend(b);
   const double diagonal = (all.hi - all.lo).matrix().norm();
   const AabbTree tree(boxes);
+  // Factorised once per tet: most tets hold many points.
+  std::vector<Eigen::PartialPivLU<Mat3>> edges(std::size_t(tets.rows()));
+  tbb::parallel_for(Eigen::Index(0), tets.rows(), [&](Eigen::Index t) {
+    edges[std::size_t(t)] = edge_matrix(vertex(x, tets(t, 0)), vertex(x, tets(t, 1)), vertex(x, tets(t, 2)), vertex(x, tets(t, 3)));
+  });
 
   std::vector<TetLocation> out(points.rows());
   tbb::parallel_for(Eigen::Index(0), points.rows(), [&](Eigen::Index i) {
@@ -59,13 +77,21 @@ std::vector<TetLocation> locate_points(const Positions& x, const Tets& tets, con
       std::vector<int> hits;
       tree.query(q, hits);
       std::sort(hits.begin(), hits.end());
-      for (int t : hits) {
-        const Eigen::RowVector4i tet = tets.row(t);
-        const Eigen::Vector4d w = barycentric(p, vertex(x, tet[0]), vertex(x, tet[1]), vertex(x, tet[2]), vertex(x, tet[3]));
-        const double d = distance_to_tet(p, x, tet, w);
+      std::vector<Eigen::Vector4d> weights(hits.size());
+      bool inside_one = false;
+      for (std::size_t k = 0; k < hits.size(); ++k) {
+        weights[k] = barycentric(edges[std::size_t(hits[k])], p, vertex(x, tets(hits[k], 0)));
+        inside_one = inside_one || weights[k].minCoeff() >= 0.0;
+      }
+      for (std::size_t k = 0; k < hits.size(); ++k) {
+        const Eigen::Vector4d& w = weights[k];
+        // A tet containing p beats every other (distance 0 and a larger
+        // smallest weight), so then the others' distances are not needed.
+        if (inside_one && w.minCoeff() < 0.0) continue;
+        const double d = distance_to_tet(p, x, tets.row(hits[k]), w);
         // Prefer the closer tet; among containing tets the one with the largest smallest weight.
         if (d < best.outside_distance || (d == 0.0 && best.outside_distance == 0.0 && w.minCoeff() > best.weights.minCoeff()))
-          best = {t, w, d};
+          best = {hits[k], w, d};
       }
       // A hit at distance <= r is the nearest one: any closer tet's box lies within the query.
       if (best.tet >= 0 && best.outside_distance <= r) break;

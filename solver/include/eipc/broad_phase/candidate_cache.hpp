@@ -61,6 +61,9 @@ private:
     Positions contact_reference;  ///< empty: no contact candidates yet
     Candidates for_contacts;
     int contact_generation = -1;  ///< rebuilds when for_contacts was filtered from cached
+    std::vector<float> gaps;      ///< each pair of cached: a lower bound of its distance at gap_reference
+    Positions gap_reference;
+    int gap_generation = -1;  ///< rebuilds when gaps were measured
     int rebuilds = 0;
   };
   /// The groups of `mesh` (made at the first call, and again for a mesh of another size).
