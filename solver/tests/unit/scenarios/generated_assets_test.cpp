@@ -183,8 +183,9 @@ TEST_CASE("teddy_50k.msh: Drake's teddy, surface subdivided twice, inside the lo
   // Two midpoint subdivisions: 16 triangles per input triangle; the surface vertices come
   // first, teddy.vtk's boundary vertices (in file order, bit for bit) then the midpoints.
   const Tris faces = boundary_faces(m.tets);
-  const std::vector<int> teddy_surface = surface_vertices(boundary_faces(teddy.tets));
-  CHECK(faces.rows() == 16 * boundary_faces(teddy.tets).rows());
+  const Tris teddy_faces = boundary_faces(teddy.tets);
+  CHECK(faces.rows() == 16 * teddy_faces.rows());
+  const std::vector<int> teddy_surface = surface_vertices(teddy_faces);
   const std::vector<int> on_surface = surface_vertices(faces);
   REQUIRE(on_surface.size() == 4962);  // 312 + 930 edge midpoints + 3720 of the second level
   CHECK(on_surface.back() == 4961);
