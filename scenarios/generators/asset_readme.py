@@ -1,6 +1,6 @@
 """Writes scenarios/assets/generated/README.md (to stdout) from the generated files.
 
-    asset_readme.py GENERATED_DIR PLATE.obj
+    asset_readme.py GENERATED_DIR PLATE.obj TEDDY.vtk
 
 Every number in the README is measured on the files (or taken from the generators'
 parameters), so the README stays true after a rerun of make_assets.
@@ -13,6 +13,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import dish_rack  # noqa: E402
 import meshtools  # noqa: E402
+import subdivided_tetgen  # noqa: E402
 
 COMMITTED_LIMIT = 6_000_000  # bytes; larger files are produced on demand and not committed
 
@@ -25,6 +26,7 @@ TETS = [
     ("sphere_0k4.msh", "make_assets sphere_0k4", "gmsh -3 -nt 1 -setnumber h 0.013 sphere.geo"),
     ("sphere_5k.msh", "make_assets sphere_5k", "gmsh -3 -nt 1 -setnumber h 0.0047 sphere.geo"),
     ("sphere_50k.msh", "make_assets sphere_50k", "gmsh -3 -nt 1 -setnumber h 0.00203 sphere.geo"),
+    ("teddy_50k.msh", "make_assets teddy_50k", "subdivided_tetgen.py teddy.vtk, 2 levels, tetgen -pYq1.4a1.2e-6"),
 ]
 
 
@@ -33,7 +35,7 @@ def mm(v):
 
 
 def main():
-    out, plate_obj = sys.argv[1:3]
+    out, plate_obj, teddy_vtk = sys.argv[1:4]
     rows = []
     for name, cmd, how in TETS:
         path = os.path.join(out, name)
@@ -52,6 +54,8 @@ def main():
                 f"| {mm(Vr.max(axis=0) - Vr.min(axis=0))} | - | - | {rack_size / 1e6:.2f} MB, yes "
                 f"| `make_assets dish_rack` (dish_rack.py) |")
     sphere_volume = 4 / 3 * np.pi * 0.05 ** 3 * 1e6
+    Vt, Tt = subdivided_tetgen.read_vtk_tets(teddy_vtk)
+    Vs, Fs = subdivided_tetgen.boundary_surface(Vt, Tt)
     slots = []
     for k, x in enumerate(dish_rack.X_SLOTS):
         rot, t, placed = dish_rack.plate_in_slot(plate_obj, k)
@@ -60,7 +64,8 @@ def main():
                      f"| [{t[0]:.6f}, {t[1]:.6f}, {t[2]:.6f}] |")
     print(TEMPLATE.format(
         table="\n".join(rows + [rack_row]), slots="\n".join(slots), plate_low=plate_low,
-        sphere_volume=sphere_volume, r=dish_rack.R * 1e3, d=2 * dish_rack.R * 1e3, gap=dish_rack.GAP * 1e3,
+        sphere_volume=sphere_volume, teddy_vertices=len(Vt), teddy_tets=len(Tt), teddy_surface_vertices=len(Vs),
+        teddy_triangles=len(Fs), teddy_volume=meshtools.enclosed_volume(Vs, Fs), r=dish_rack.R * 1e3, d=2 * dish_rack.R * 1e3, gap=dish_rack.GAP * 1e3,
         clearance=dish_rack.CLEARANCE, pitch=dish_rack.PITCH * 1e3, n=dish_rack.N_SLOTS, top=dish_rack.TOP,
         leg_y=dish_rack.LEG_Y, rail_y=dish_rack.RAIL_Y, z_rail=dish_rack.Z_RAIL,
         floor=dish_rack.Z_RAIL + dish_rack.R, z_u=dish_rack.Z_U, z_frame=dish_rack.Z_FRAME,
@@ -70,12 +75,13 @@ def main():
 TEMPLATE = """# Generated scenario assets
 
 Made by `scenarios/generators/make_assets` (sources beside it: `finray.geo`, `sphere.geo`,
-`meshtools.py`, `plate_tetgen.py`, `dish_rack.py`, this README by `asset_readme.py`).
+`meshtools.py`, `plate_tetgen.py`, `subdivided_tetgen.py`, `dish_rack.py`, this README by
+`asset_readme.py`).
 Do not edit these files by hand: change a generator and rerun
 
 ```
 scenarios/generators/make_assets               # all assets + README.md + SHA256SUMS (~1 min)
-scenarios/generators/make_assets sphere_50k    # one asset (here: the one not committed)
+scenarios/generators/make_assets sphere_50k    # one asset (here: one of the two not committed)
 scenarios/generators/make_assets --out DIR     # elsewhere, e.g. to diff against these
 ```
 
@@ -163,6 +169,24 @@ at three sizes: about 400, 5,000 and 50,000 vertices. The exact volume is {spher
 the polyhedral meshes are slightly smaller. `sphere_50k.msh` is about 13 MB and is
 **not committed** (listed in `.gitignore`): `make_assets sphere_50k` produces it in about
 30 s; its hash is in `SHA256SUMS` so a rebuilt file can be checked.
+
+## High-resolution teddy (`teddy_50k.msh`)
+
+Drake's teddy (`../drake/teddy.vtk`: {teddy_vertices} vertices, {teddy_tets} tets, boundary {teddy_surface_vertices} vertices /
+{teddy_triangles} triangles) refined to more than 50,000 vertices for the resolution study
+(`scenarios/resolution/teddy_50k.json`). `subdivided_tetgen.py` takes its boundary surface,
+splits every triangle into four at its edge midpoints, twice (16 times the triangles), and
+tetrahedralises the result with TetGen `-pYq1.4a1.2e-6` (`-Y`: no Steiner points on the
+surface, radius-edge ratio 1.4, tet volume at most 1.2e-6 in the file's units, which makes
+the interior edges a little shorter than the surface's); teddy.vtk's interior vertices are
+not used. The midpoints lie on the input triangles, so the surface and the volume
+({teddy_volume:.6f}) are teddy.vtk's; the script checks that the tets' boundary is exactly the
+subdivided surface. Like teddy.vtk the file is y-up and in its own units (the scenes scale
+the bear by 0.15; the table's mm are file units times 1000). Every vertex lies inside the
+low lattice `../embeddings/teddy_low.msh` (none extrapolated; checked by the unit test), but
+not inside the medium one, whose lattice boxes without a teddy.vtk vertex were dropped.
+About 15 MB, **not committed** (`.gitignore`): `make_assets teddy_50k` makes it in about
+15 s; its hash is in `SHA256SUMS`.
 """
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "eipc/certify/frame_check.hpp"
+#include "eipc/embedding/point_location.hpp"
 #include "eipc/mesh/read_mesh.hpp"
 #include "eipc/mesh/surface.hpp"
 #include "eipc/mesh/transform.hpp"
@@ -168,6 +169,37 @@ TEST_CASE("resolution-study spheres: radius 0.05 m at 400, 5k and 50k vertices",
     CHECK(volume > previous_volume);
     previous_volume = volume;
   }
+}
+
+TEST_CASE("teddy_50k.msh: Drake's teddy, surface subdivided twice, inside the low lattice", "[scenarios][assets]") {
+  if (!std::filesystem::exists(generated("teddy_50k.msh"))) {
+    // Not committed (15 MB): produced by `scenarios/generators/make_assets teddy_50k`.
+    WARN("teddy_50k.msh not generated; run scenarios/generators/make_assets teddy_50k");
+    return;
+  }
+  const TetMesh m = read_valid_tet_mesh("teddy_50k.msh");
+  const TetMesh teddy = read_tet_mesh(std::string(EIPC_ASSETS) + "/drake/teddy.vtk");
+  CHECK(m.num_vertices() >= 50000);
+  // Two midpoint subdivisions: 16 triangles per input triangle; the surface vertices come
+  // first, teddy.vtk's boundary vertices (in file order, bit for bit) then the midpoints.
+  const Tris faces = boundary_faces(m.tets);
+  const Tris teddy_faces = boundary_faces(teddy.tets);
+  CHECK(faces.rows() == 16 * teddy_faces.rows());
+  const std::vector<int> teddy_surface = surface_vertices(teddy_faces);
+  const std::vector<int> on_surface = surface_vertices(faces);
+  REQUIRE(on_surface.size() == 4962);  // 312 + 930 edge midpoints + 3720 of the second level
+  CHECK(on_surface.back() == 4961);
+  for (std::size_t k = 0; k < teddy_surface.size(); ++k)
+    REQUIRE(m.vertices.row(static_cast<Eigen::Index>(k)) == teddy.vertices.row(teddy_surface[k]));
+  // The same solid: midpoints lie on the input triangles.
+  CHECK(bbox_min(m.vertices) == bbox_min(teddy.vertices));
+  CHECK(bbox_max(m.vertices) == bbox_max(teddy.vertices));
+  CHECK(tet_mesh_volume(m.vertices, m.tets) == Approx(tet_mesh_volume(teddy.vertices, teddy.tets)).epsilon(1e-12));
+  // scenarios/resolution/teddy_50k.json embeds it in the low lattice: no vertex extrapolated.
+  const TetMesh low = read_tet_mesh(std::string(EIPC_ASSETS) + "/embeddings/teddy_low.msh");
+  int outside = 0;
+  for (const TetLocation& loc : locate_points(low.vertices, low.tets, m.vertices)) outside += loc.outside_distance > 0.0;
+  CHECK(outside == 0);
 }
 
 TEST_CASE("dish rack: nine separate closed outward wires, intersection-free", "[scenarios][assets]") {
