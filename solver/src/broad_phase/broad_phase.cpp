@@ -3,6 +3,7 @@
 #include "eipc/util/parallel.hpp"
 
 #include <algorithm>
+#include <array>
 #include <numeric>
 #include <tuple>
 
@@ -101,9 +102,9 @@ bool shares_vertex(const CollisionMesh& mesh, int a, int b) {
 // A tree query costs ~0.3 us: 64 queries make a chunk worth a task.
 constexpr std::size_t kQueryChunk = 64;
 
-/// All pairs of one part's primitives (see find_candidates).
+/// All pairs of one part's primitives (see find_candidates) but those `exclusion` leaves out.
 Candidates pairs_within(const CollisionMesh& mesh, const Positions& x0, const Positions& x1, double inflation,
-                        const Part& part, int body, BroadPhaseTrees& trees) {
+                        const Part& part, int body, BroadPhaseTrees& trees, const PatchExclusion* exclusion = nullptr) {
   // Each primitive box is inflated by half the margin, so overlap <=> gap <= inflation.
   const PartBoxes b = boxes_of(mesh, x0, x1, 0.5 * inflation, part, body, trees);
   Candidates out;
@@ -117,7 +118,9 @@ Candidates pairs_within(const CollisionMesh& mesh, const Positions& x0, const Po
                       std::sort(hits.begin(), hits.end());
                       for (int k : hits) {
                         const int f = part.faces[std::size_t(k)];
-                        if (mesh.faces(f, 0) != v && mesh.faces(f, 1) != v && mesh.faces(f, 2) != v) dst.push_back({v, f});
+                        if (mesh.faces(f, 0) != v && mesh.faces(f, 1) != v && mesh.faces(f, 2) != v &&
+                            !(exclusion && exclusion->excludes(mesh, PointTriangleCandidate{v, f})))
+                          dst.push_back({v, f});
                       }
                     }
                   });
@@ -129,8 +132,11 @@ Candidates pairs_within(const CollisionMesh& mesh, const Positions& x0, const Po
                       b.edge_tree->query(b.edge_tree->box(int(i)), hits, int(i));  // each unordered pair once
                       std::sort(hits.begin(), hits.end());
                       const int a = part.edges[i];
-                      for (int k : hits)
-                        if (!shares_vertex(mesh, a, part.edges[std::size_t(k)])) dst.push_back({a, part.edges[std::size_t(k)]});
+                      for (int k : hits) {
+                        const int b = part.edges[std::size_t(k)];
+                        if (!shares_vertex(mesh, a, b) && !(exclusion && exclusion->excludes(mesh, EdgeEdgeCandidate{a, b})))
+                          dst.push_back({a, b});
+                      }
                     }
                   });
   return out;
@@ -142,6 +148,60 @@ void check_counts(const CollisionMesh& mesh, const Positions& x0, const Position
 }
 
 }  // namespace
+
+namespace {
+
+/// The patch all of `vertices` lie in, or -1.
+template <std::size_t N>
+int common_patch(const CollisionMesh& mesh, const std::array<int, N>& vertices) {
+  if (mesh.vertex_patch.empty()) return -1;
+  const int p = mesh.vertex_patch[std::size_t(vertices[0])];
+  for (std::size_t i = 1; i < N; ++i)
+    if (mesh.vertex_patch[std::size_t(vertices[i])] != p) return -1;
+  return p;
+}
+
+}  // namespace
+
+namespace {
+
+/// CSR lists of `second` by `first` (n rows), each list ascending.
+template <class Pairs, class First, class Second>
+void by_first(const Pairs& pairs, int n, First first, Second second, std::vector<int>& start, std::vector<int>& of) {
+  start.assign(std::size_t(n) + 1, 0);
+  for (const auto& p : pairs) ++start[std::size_t(first(p)) + 1];
+  for (int i = 0; i < n; ++i) start[std::size_t(i) + 1] += start[std::size_t(i)];
+  of.resize(pairs.size());
+  std::vector<int> next(start.begin(), start.end() - 1);
+  for (const auto& p : pairs) of[std::size_t(next[std::size_t(first(p))]++)] = second(p);
+  for (int i = 0; i < n; ++i) std::sort(of.begin() + start[std::size_t(i)], of.begin() + start[std::size_t(i) + 1]);
+}
+
+bool listed(const std::vector<int>& start, const std::vector<int>& of, int first, int second) {
+  return std::binary_search(of.begin() + start[std::size_t(first)], of.begin() + start[std::size_t(first) + 1], second);
+}
+
+}  // namespace
+
+PatchExclusion::PatchExclusion(const CollisionMesh& mesh, const Candidates& at_risk) {
+  by_first(at_risk.point_triangle, mesh.num_vertices(), [](const auto& c) { return c.vertex; },
+           [](const auto& c) { return c.face; }, vertex_start_, face_of_);
+  by_first(at_risk.edge_edge, int(mesh.edges.rows()), [](const auto& c) { return c.edge_a; },
+           [](const auto& c) { return c.edge_b; }, edge_start_, edge_of_);
+}
+
+bool PatchExclusion::excludes(const CollisionMesh& mesh, const PointTriangleCandidate& c) const {
+  const int p = common_patch<4>(mesh, {c.vertex, mesh.faces(c.face, 0), mesh.faces(c.face, 1), mesh.faces(c.face, 2)});
+  if (p < 0 || !trusted[std::size_t(p)]) return false;
+  return vertex_start_.empty() || !listed(vertex_start_, face_of_, c.vertex, c.face);
+}
+
+bool PatchExclusion::excludes(const CollisionMesh& mesh, const EdgeEdgeCandidate& c) const {
+  const int p = common_patch<4>(mesh, {mesh.edges(c.edge_a, 0), mesh.edges(c.edge_a, 1), mesh.edges(c.edge_b, 0),
+                                       mesh.edges(c.edge_b, 1)});
+  if (p < 0 || !trusted[std::size_t(p)]) return false;
+  return edge_start_.empty() || !listed(edge_start_, edge_of_, c.edge_a, c.edge_b);
+}
 
 std::pair<const AabbTree*, const AabbTree*> BroadPhaseTrees::fit(int body, std::vector<Aabb> faces,
                                                                  std::vector<Aabb> edges) {
@@ -167,12 +227,13 @@ Candidates find_candidates(const CollisionMesh& mesh, const Positions& x0, const
 }
 
 Candidates find_candidates_within_body(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
-                                       double inflation, int body, BroadPhaseTrees* kept) {
+                                       double inflation, int body, BroadPhaseTrees* kept,
+                                       const PatchExclusion* exclusion) {
   check_counts(mesh, x0, x1);
   const std::vector<Part> parts = parts_by_body(mesh);
   if (body < 0 || body >= int(parts.size())) return {};
   BroadPhaseTrees fresh;
-  return pairs_within(mesh, x0, x1, inflation, parts[std::size_t(body)], body, kept ? *kept : fresh);
+  return pairs_within(mesh, x0, x1, inflation, parts[std::size_t(body)], body, kept ? *kept : fresh, exclusion);
 }
 
 Candidates find_candidates_between_bodies(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,

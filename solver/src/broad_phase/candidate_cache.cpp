@@ -50,6 +50,27 @@ std::vector<double> moves_beyond_mean(const Positions& reference, const Position
   return moved;
 }
 
+/// Were all patches trusted when the set was found (`then`) trusted now?
+bool still_trusted(const std::vector<char>& then, const std::vector<char>& now) {
+  for (std::size_t p = 0; p < then.size(); ++p)
+    if (then[p] && (p >= now.size() || !now[p])) return false;
+  return true;
+}
+
+/// The pairs within one affine patch closer than `distance` at rest.
+Candidates close_at_rest_within_patches(const CollisionMesh& mesh, double distance) {
+  const Candidates close =
+      candidates_within(mesh, mesh.rest, find_candidates(mesh, mesh.rest, mesh.rest, 1.01 * distance), distance);
+  PatchExclusion all;  // every patch trusted, no pair at risk: excludes exactly the pairs within one patch
+  all.trusted.assign(mesh.vertex_patch.size(), 1);  // at least as many as there are patches
+  Candidates out;
+  for (const auto& c : close.point_triangle)
+    if (all.excludes(mesh, c)) out.point_triangle.push_back(c);
+  for (const auto& c : close.edge_edge)
+    if (all.excludes(mesh, c)) out.edge_edge.push_back(c);
+  return out;
+}
+
 void append(Candidates& to, const Candidates& from) {
   to.point_triangle.insert(to.point_triangle.end(), from.point_triangle.begin(), from.point_triangle.end());
   to.edge_edge.insert(to.edge_edge.end(), from.edge_edge.begin(), from.edge_edge.end());
@@ -57,11 +78,13 @@ void append(Candidates& to, const Candidates& from) {
 
 }  // namespace
 
-CandidateCache::CandidateCache(double dhat, double min_skin, double max_skin, double contact_skin)
+CandidateCache::CandidateCache(double dhat, double min_skin, double max_skin, double contact_skin,
+                               double patch_min_stretch)
     : dhat_(dhat),
       min_skin_(min_skin),
       max_skin_(std::max(min_skin, max_skin)),
-      contact_skin_(std::min(contact_skin, min_skin)) {}
+      contact_skin_(std::min(contact_skin, min_skin)),
+      patch_min_stretch_(patch_min_stretch) {}
 
 int CandidateCache::rebuilds() const {
   int n = 0;
@@ -75,6 +98,10 @@ void CandidateCache::make_groups(const CollisionMesh& mesh) {
   trees_ = BroadPhaseTrees{};
   along_generation_.clear();  // no union of the old groups is reused
   mesh_vertices_ = mesh.num_vertices();
+  exclusion_ = PatchExclusion{};
+  const bool patches = std::any_of(mesh.vertex_patch.begin(), mesh.vertex_patch.end(), [](int p) { return p >= 0; });
+  if (patch_min_stretch_ > 0.0 && patches)
+    exclusion_ = PatchExclusion(mesh, close_at_rest_within_patches(mesh, dhat_ / patch_min_stretch_ * (1.0 + 1e-6)));
   const int bodies = mesh.vertex_body.empty() ? 1 : *std::max_element(mesh.vertex_body.begin(), mesh.vertex_body.end()) + 1;
   for (int b = 0; b < bodies; ++b) {
     Group g;
@@ -92,11 +119,15 @@ void CandidateCache::make_groups(const CollisionMesh& mesh) {
 }
 
 const Candidates& CandidateCache::group_along(Group& g, const CollisionMesh& mesh, const Positions& x0,
-                                              const Positions& x1, bool& one_off) {
-  if (covers(g.reference, g.skin, x0, g.vertices) && (&x1 == &x0 || covers(g.reference, g.skin, x1, g.vertices)))
+                                              const Positions& x1, const std::vector<char>& trusted, bool& one_off) {
+  // Only a body's pairs with itself can lie in one patch.
+  const bool excluding = g.body >= 0 && patch_min_stretch_ > 0.0 && !trusted.empty();
+  if (covers(g.reference, g.skin, x0, g.vertices) && (&x1 == &x0 || covers(g.reference, g.skin, x1, g.vertices)) &&
+      still_trusted(g.trusted, trusted))
     return g.cached;
   auto find = [&](const Positions& a, const Positions& b, double inflation) {
-    return g.body >= 0 ? find_candidates_within_body(mesh, a, b, inflation, g.body, &trees_)
+    exclusion_.trusted = trusted;
+    return g.body >= 0 ? find_candidates_within_body(mesh, a, b, inflation, g.body, &trees_, excluding ? &exclusion_ : nullptr)
                        : find_candidates_between_bodies(mesh, a, b, inflation, &trees_);
   };
   // x1 in the group's frame (only the group's vertices matter).
@@ -111,18 +142,20 @@ const Candidates& CandidateCache::group_along(Group& g, const CollisionMesh& mes
   // Room for this sweep and a few more like it.
   g.skin = std::clamp(2.0 * sweep, min_skin_, max_skin_);
   g.reference = x0;
+  g.trusted = excluding ? trusted : std::vector<char>{};
   g.cached = find(x0, x0, dhat_ + 2.001 * g.skin);  // a hair more against round-off
   ++g.rebuilds;
   return g.cached;
 }
 
-const Candidates& CandidateCache::along(const CollisionMesh& mesh, const Positions& x0, const Positions& x1) {
+const Candidates& CandidateCache::along(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
+                                       const std::vector<char>& trusted) {
   make_groups(mesh);
   bool one_off = false;
   std::vector<const Candidates*> sets;
   std::vector<int> generation;
   for (Group& g : groups_) {
-    sets.push_back(&group_along(g, mesh, x0, x1, one_off));
+    sets.push_back(&group_along(g, mesh, x0, x1, trusted, one_off));
     generation.push_back(g.rebuilds);
   }
   // Concatenated again unless it holds exactly these (cached) sets already.
@@ -136,12 +169,12 @@ const Candidates& CandidateCache::along(const CollisionMesh& mesh, const Positio
 }
 
 const Candidates& CandidateCache::group_for_contacts(Group& g, const CollisionMesh& mesh, const Positions& x,
-                                                     bool& changed) {
+                                                     const std::vector<char>& trusted, bool& changed) {
   // A pair within dhat at x is in g.cached (which covers x) and, x being within
   // contact_skin of contact_reference in the group's frame, was within
   // dhat + 2 contact_skin there.
   bool one_off = false;  // stays false: a sweep from x to x has length 0
-  const Candidates& near = group_along(g, mesh, x, x, one_off);
+  const Candidates& near = group_along(g, mesh, x, x, trusted, one_off);
   if (g.contact_generation == g.rebuilds && covers(g.contact_reference, contact_skin_, x, g.vertices))
     return g.for_contacts;
   changed = true;
@@ -161,11 +194,12 @@ const Candidates& CandidateCache::group_for_contacts(Group& g, const CollisionMe
   return g.for_contacts;
 }
 
-const Candidates& CandidateCache::for_contacts(const CollisionMesh& mesh, const Positions& x) {
+const Candidates& CandidateCache::for_contacts(const CollisionMesh& mesh, const Positions& x,
+                                               const std::vector<char>& trusted) {
   make_groups(mesh);
   bool changed = false;
   std::vector<const Candidates*> sets;
-  for (Group& g : groups_) sets.push_back(&group_for_contacts(g, mesh, x, changed));
+  for (Group& g : groups_) sets.push_back(&group_for_contacts(g, mesh, x, trusted, changed));
   if (changed) {
     for_contacts_ = Candidates{};
     for (const Candidates* c : sets) append(for_contacts_, *c);

@@ -4,6 +4,7 @@
 #include "eipc/ccd/collision_free_step.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace eipc {
 
@@ -12,12 +13,25 @@ ContactQueries::ContactQueries(const DofSystem& system, const SimulationParams& 
       params_(params),
       times_(times),
       candidates_(params.contact.dhat, kMinSkin * params.contact.dhat, kMaxSkin * params.contact.dhat,
-                  kContactSkin * params.contact.dhat) {}
+                  kContactSkin * params.contact.dhat, kPatchMinStretch) {}
+
+std::vector<char> ContactQueries::trusted_patches(const Positions& q, const Positions& q_end) const {
+  const AffinePatches& patches = sys_.collision().patches();
+  if (patches.size() == 0) return {};
+  // A pair left out is at least kPatchMinStretch times its rest distance
+  // apart; the CCD keeps ccd_separation_ratio of each pair's distance, which
+  // is at most the largest stretch times the rest distance: with that stretch
+  // below kPatchMinStretch / ratio the pair would never have stopped a step.
+  const double ratio = params_.solver.ccd_separation_ratio;
+  const double max_stretch = ratio > 0.0 ? 0.5 * kPatchMinStretch / ratio : std::numeric_limits<double>::infinity();
+  return patches.trusted(q, q_end, kPatchMinStretch, max_stretch);
+}
 
 double ContactQueries::collision_free_fraction(const Positions& q, const Positions& dq,
                                                const ContactSet* contacts) const {
+  const Positions q1 = q + dq;
   const Positions x0 = sys_.collision().positions(q);
-  const Positions x1 = sys_.collision().positions(q + dq);
+  const Positions x1 = sys_.collision().positions(q1);
   // No distance (pair or ground) changes by more than twice the largest vertex
   // move, and every pair is at least min(dhat, closest contact) apart, so a
   // move that cannot close (1 - ratio) of that keeps every pair above the
@@ -30,7 +44,7 @@ double ContactQueries::collision_free_fraction(const Positions& q, const Positio
   const Candidates* candidates;
   {
     ScopedTimer timer(times_.broad_phase);
-    candidates = &candidates_.along(sys_.collision().mesh(), x0, x1);
+    candidates = &candidates_.along(sys_.collision().mesh(), x0, x1, trusted_patches(q, q1));
   }
   ScopedTimer timer(times_.ccd);
   return max_collision_free_step(sys_.collision().mesh(), x0, x1, *candidates, params_.ground_height,
@@ -39,7 +53,7 @@ double ContactQueries::collision_free_fraction(const Positions& q, const Positio
 
 const Candidates& ContactQueries::candidates_near(const Positions& q) const {
   ScopedTimer timer(times_.broad_phase);
-  return candidates_.around(sys_.collision().mesh(), sys_.collision().positions(q));
+  return candidates_.around(sys_.collision().mesh(), sys_.collision().positions(q), trusted_patches(q, q));
 }
 
 ContactSet ContactQueries::contacts_at(const Positions& q) const {
@@ -47,7 +61,7 @@ ContactSet ContactQueries::contacts_at(const Positions& q) const {
   const Candidates* c;
   {
     ScopedTimer timer(times_.broad_phase);
-    c = &candidates_.for_contacts(sys_.collision().mesh(), x);
+    c = &candidates_.for_contacts(sys_.collision().mesh(), x, trusted_patches(q, q));
   }
   return build_contact_set(sys_.collision().mesh(), x, *c, params_.contact.dhat, params_.ground_height);
 }

@@ -35,6 +35,20 @@ CollisionMap::CollisionMap(const std::vector<SurfaceOnNodes>& bodies, int num_no
         for (int d = 0; d < 3; ++d) jac.emplace_back(3 * col + d, 3 * node + d, w);
       }
     }
+    if (b.node_rest) {
+      Positions rest_nodes = Positions::Zero(num_nodes, 3);
+      rest_nodes.middleRows(b.node_offset, b.node_rest->rows()) = *b.node_rest;
+      std::vector<std::array<int, 4>> tet_nodes;
+      for (const auto& [fine, col] : local) {
+        std::array<int, 4> n;
+        for (int j = 0; j < 4; ++j) n[std::size_t(j)] = b.node_offset + b.map->nodes(fine, j);
+        tet_nodes.push_back(n);
+      }
+      const std::vector<int> patch = patches_.add(tet_nodes, rest_nodes);
+      mesh_.vertex_patch.insert(mesh_.vertex_patch.end(), patch.begin(), patch.end());
+    } else {
+      mesh_.vertex_patch.insert(mesh_.vertex_patch.end(), local.size(), -1);
+    }
     for (Eigen::Index f = 0; f < b.surface->rows(); ++f)
       faces.emplace_back(local.at((*b.surface)(f, 0)), local.at((*b.surface)(f, 1)), local.at((*b.surface)(f, 2)));
   }

@@ -40,11 +40,32 @@ private:
   std::deque<AabbTree> faces_, edges_;  ///< per body (a deque: growing keeps the trees in place)
 };
 
+/// Pairs a broad phase within a body may leave out: those whose vertices all
+/// lie in one trusted affine patch (CollisionMesh::vertex_patch), except the
+/// listed pairs at risk (close at rest).
+class PatchExclusion {
+public:
+  PatchExclusion() = default;
+  /// `at_risk`: the pairs to keep even in a trusted patch.
+  PatchExclusion(const CollisionMesh& mesh, const Candidates& at_risk);
+
+  std::vector<char> trusted;  ///< per patch
+  bool excludes(const CollisionMesh& mesh, const PointTriangleCandidate& c) const;
+  bool excludes(const CollisionMesh& mesh, const EdgeEdgeCandidate& c) const;
+
+private:
+  /// The pairs at risk by first primitive: faces of vertex v at
+  /// face_of_[vertex_start_[v] .. vertex_start_[v + 1]), likewise edges.
+  std::vector<int> vertex_start_, face_of_, edge_start_, edge_of_;
+};
+
 /// The pairs of find_candidates whose primitives both belong to `body`
 /// (CollisionMesh::vertex_body; an empty vertex_body puts everything in body 0).
 /// `trees`: kept trees to refit (none: built for this call).
+/// `exclusion`: pairs to leave out (none: all).
 Candidates find_candidates_within_body(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
-                                       double inflation, int body, BroadPhaseTrees* trees = nullptr);
+                                       double inflation, int body, BroadPhaseTrees* trees = nullptr,
+                                       const PatchExclusion* exclusion = nullptr);
 /// The pairs of find_candidates whose primitives belong to different bodies.
 Candidates find_candidates_between_bodies(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
                                           double inflation, BroadPhaseTrees* trees = nullptr);

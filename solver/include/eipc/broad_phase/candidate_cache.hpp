@@ -29,22 +29,34 @@ class CandidateCache {
 public:
   /// `dhat`: contact distance; skins are between min_skin and max_skin;
   /// `contact_skin` (<= min_skin) is the skin of the contact candidates.
-  CandidateCache(double dhat, double min_skin, double max_skin, double contact_skin);
+  /// `patch_min_stretch` (> 0): pairs within one trusted affine patch
+  /// (CollisionMesh::vertex_patch) closer than dhat / patch_min_stretch at
+  /// rest are kept, the patch's other pairs left out; 0: none left out.
+  CandidateCache(double dhat, double min_skin, double max_skin, double contact_skin, double patch_min_stretch = 0.0);
 
+  /// `trusted` (every query): for each affine patch, whether its map shortens
+  /// no direction below patch_min_stretch at the positions asked about (and
+  /// along the sweep); empty: no patch trusted. The sets below then leave out
+  /// the trusted patches' pairs that are not close at rest: those stay at
+  /// least dhat apart and cannot collide (docs/performance.md).
+  ///
   /// For every group, a superset of its pairs whose swept boxes over x0 -> x1
   /// come within dhat in the group's frame (so of the CCD candidates of
   /// x0 -> x1, and of the contacts anywhere on the way), in a fixed order:
   /// the groups one after the other, each sorted as Candidates says.
-  const Candidates& along(const CollisionMesh& mesh, const Positions& x0, const Positions& x1);
+  const Candidates& along(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
+                          const std::vector<char>& trusted = {});
   /// A superset of find_candidates(mesh, x, x, dhat).
-  const Candidates& around(const CollisionMesh& mesh, const Positions& x) { return along(mesh, x, x); }
+  const Candidates& around(const CollisionMesh& mesh, const Positions& x, const std::vector<char>& trusted = {}) {
+    return along(mesh, x, x, trusted);
+  }
   /// A smaller superset of find_candidates(mesh, x, x, dhat), for contact sets
   /// only: each group's pairs of around() within dhat + 2 contact_skin at the
   /// last positions the group was filtered at, refiltered when one of its
   /// vertices leaves that skin (in the group's frame) or the group is rebuilt.
   /// Newton's iterates move much less than a step's sweep, so one filtering
   /// serves most contact sets of a step.
-  const Candidates& for_contacts(const CollisionMesh& mesh, const Positions& x);
+  const Candidates& for_contacts(const CollisionMesh& mesh, const Positions& x, const std::vector<char>& trusted = {});
 
   /// Group rebuilds so far (every group's first build counts).
   int rebuilds() const;
@@ -64,17 +76,20 @@ private:
     std::vector<float> gaps;      ///< each pair of cached: a lower bound of its distance at gap_reference
     Positions gap_reference;
     int gap_generation = -1;  ///< rebuilds when gaps were measured
+    std::vector<char> trusted;  ///< the patches trusted when `cached` was found (their pairs left out)
     int rebuilds = 0;
   };
   /// The groups of `mesh` (made at the first call, and again for a mesh of another size).
   void make_groups(const CollisionMesh& mesh);
   /// The group's superset for x0 -> x1: cached, rebuilt, or a one-off (then sets `one_off`).
   const Candidates& group_along(Group& g, const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
-                                bool& one_off);
+                                const std::vector<char>& trusted, bool& one_off);
   /// The group's contact candidates at x; sets `changed` when they were refiltered.
-  const Candidates& group_for_contacts(Group& g, const CollisionMesh& mesh, const Positions& x, bool& changed);
+  const Candidates& group_for_contacts(Group& g, const CollisionMesh& mesh, const Positions& x,
+                                       const std::vector<char>& trusted, bool& changed);
 
-  double dhat_, min_skin_, max_skin_, contact_skin_;
+  double dhat_, min_skin_, max_skin_, contact_skin_, patch_min_stretch_;
+  PatchExclusion exclusion_;  ///< the pairs close at rest, and the trusted patches of the current find
   std::vector<Group> groups_;
   int mesh_vertices_ = -1;
   Candidates along_;                   ///< the groups' last along() sets, concatenated

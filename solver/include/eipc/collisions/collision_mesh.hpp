@@ -13,6 +13,9 @@ struct CollisionMesh {
   Tris faces;                     ///< surface triangles (global vertex indices)
   Edges edges;                    ///< unique surface edges (global vertex indices, i < j)
   std::vector<int> vertex_body;   ///< body index of each vertex
+  /// Affine patch of each vertex (-1: none; empty: no patches): the vertices
+  /// of a patch move by one affine map (embedding/affine_patches.hpp).
+  std::vector<int> vertex_patch;
 
   int num_vertices() const { return static_cast<int>(rest.rows()); }
   int body_of_face(int f) const { return vertex_body[faces(f, 0)]; }

@@ -30,6 +30,13 @@ public:
 private:
   /// Skin of the cached broad phase, in units of dhat (see CandidateCache).
   static constexpr double kMinSkin = 2.0, kMaxSkin = 4.0, kContactSkin = 0.25;
+  /// Affine patches whose map shortens no direction below this are trusted
+  /// (CandidateCache): a patch's pairs farther than dhat / 0.75 apart at rest
+  /// need no tests while its tet is compressed by less than 25%.
+  static constexpr double kPatchMinStretch = 0.75;
+
+  /// The affine patches trusted at q and along the straight move to q_end.
+  std::vector<char> trusted_patches(const Positions& q, const Positions& q_end) const;
 
   const DofSystem& sys_;
   const SimulationParams& params_;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "eipc/collisions/collision_mesh.hpp"
+#include "eipc/embedding/affine_patches.hpp"
 #include "eipc/embedding/node_map.hpp"
 
 #include <Eigen/Sparse>
@@ -21,6 +22,7 @@ struct SurfaceOnNodes {
   const Tris* surface;         ///< outward surface triangles (indices into fine_rest)
   const NodeMap* map;          ///< fine vertex -> the body's nodes
   int node_offset;             ///< the body's first node in q
+  const Positions* node_rest = nullptr;  ///< the body's rest nodes (none: no affine patches)
 };
 
 class CollisionMap {
@@ -28,6 +30,8 @@ public:
   CollisionMap(const std::vector<SurfaceOnNodes>& bodies, int num_nodes);
 
   const CollisionMesh& mesh() const { return mesh_; }
+  /// The affine patches of mesh().vertex_patch.
+  const AffinePatches& patches() const { return patches_; }
   /// d x / d q (3 Ncol x 3 Nq), rows and columns stacked x y z per vertex/node.
   const Eigen::SparseMatrix<double>& jacobian() const { return jacobian_; }
   /// x = J q. The results for the last few q are remembered (matched by
@@ -39,6 +43,7 @@ public:
 
 private:
   CollisionMesh mesh_;
+  AffinePatches patches_;
   Eigen::SparseMatrix<double> jacobian_;
   NodeMap map_;  ///< J as weights over global nodes (faster to apply than the sparse product)
   struct RememberedPositions {
