@@ -52,7 +52,13 @@ struct CachedFactorization {
 #ifdef EIPC_HAVE_CHOLMOD
 /// CHOLMOD's supernodal LL^T (dense BLAS kernels on supernodes).
 struct CholmodSupernodal : Eigen::CholmodDecomposition<Eigen::SparseMatrix<double>, Eigen::Lower> {
-  CholmodSupernodal() { setMode(Eigen::CholmodSupernodalLLt); }
+  CholmodSupernodal() {
+    setMode(Eigen::CholmodSupernodalLLt);
+    // Silent: a matrix that is not positive definite is an answer the caller
+    // handles (the projected Hessian next), and CHOLMOD's warnings went to
+    // stdout, into `eipc run --json`'s summary.
+    cholmod().print = 0;
+  }
 };
 #endif
 
