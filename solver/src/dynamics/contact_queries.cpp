@@ -22,6 +22,8 @@ std::vector<char> ContactQueries::trusted_patches(const Positions& q, const Posi
   // apart; the CCD keeps ccd_separation_ratio of each pair's distance, which
   // is at most the largest stretch times the rest distance: with that stretch
   // below kPatchMinStretch / ratio the pair would never have stopped a step.
+  // Half that: the additive CCD stops a pair once it has lost 90% of the gap
+  // down to the kept distance (with ratio 0.1, at 0.19 of its distance).
   const double ratio = params_.solver.ccd_separation_ratio;
   const double max_stretch = ratio > 0.0 ? 0.5 * kPatchMinStretch / ratio : std::numeric_limits<double>::infinity();
   return patches.trusted(q, q_end, kPatchMinStretch, max_stretch);
