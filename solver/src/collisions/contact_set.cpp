@@ -51,14 +51,16 @@ bool boxes_apart(const Positions& x, const std::array<int, NA>& a, const std::ar
 }
 
 // Builds the contact for one candidate; returns false when it is inactive or shares a vertex.
+// `d2`, when given, receives the squared distance once it is computed.
 bool make_point_triangle(const CollisionMesh& mesh, const Positions& x, const PointTriangleCandidate& cand,
-                         double dhat, Contact& out) {
+                         double dhat, Contact& out, double* d2_out = nullptr) {
   const int p = cand.vertex, f0 = mesh.faces(cand.face, 0), f1 = mesh.faces(cand.face, 1),
             f2 = mesh.faces(cand.face, 2);
   if (p == f0 || p == f1 || p == f2) return false;
   if (boxes_apart<1, 3>(x, {p}, {f0, f1, f2}, dhat)) return false;
   const auto type = point_triangle_distance_type(contact_row(x, p), contact_row(x, f0), contact_row(x, f1), contact_row(x, f2));
   const double d2 = point_triangle_distance_sq(contact_row(x, p), contact_row(x, f0), contact_row(x, f1), contact_row(x, f2), type);
+  if (d2_out) *d2_out = d2;
   if (!(d2 < dhat * dhat)) return false;
   out.kind = ContactKind::point_triangle;
   out.vertices = {p, f0, f1, f2};
@@ -67,13 +69,14 @@ bool make_point_triangle(const CollisionMesh& mesh, const Positions& x, const Po
 }
 
 bool make_edge_edge(const CollisionMesh& mesh, const Positions& x, const EdgeEdgeCandidate& cand, double dhat,
-                    Contact& out) {
+                    Contact& out, double* d2_out = nullptr) {
   const int a0 = mesh.edges(cand.edge_a, 0), a1 = mesh.edges(cand.edge_a, 1), b0 = mesh.edges(cand.edge_b, 0),
             b1 = mesh.edges(cand.edge_b, 1);
   if (a0 == b0 || a0 == b1 || a1 == b0 || a1 == b1) return false;
   if (boxes_apart<2, 2>(x, {a0, a1}, {b0, b1}, dhat)) return false;
   const auto type = edge_edge_distance_type(contact_row(x, a0), contact_row(x, a1), contact_row(x, b0), contact_row(x, b1));
   const double d2 = edge_edge_distance_sq(contact_row(x, a0), contact_row(x, a1), contact_row(x, b0), contact_row(x, b1), type);
+  if (d2_out) *d2_out = d2;
   if (!(d2 < dhat * dhat)) return false;
   out.kind = ContactKind::edge_edge;
   out.vertices = {a0, a1, b0, b1};
@@ -93,17 +96,45 @@ template <typename F> void collect(std::size_t n, F make, std::vector<Contact>& 
   });
 }
 
-/// The items of `in` for which make(item, contact) is true, in order.
-template <class Item, typename Make>
-std::vector<Item> kept(const std::vector<Item>& in, Make make) {
+/// The items i of `in` for which keep(i) is true, in order.
+template <class Item, typename Keep>
+std::vector<Item> kept_items(const std::vector<Item>& in, Keep keep) {
   std::vector<Item> out;
   parallel_gather(in.size(), 1024, out, [&](std::size_t begin, std::size_t end, std::vector<Item>& dst) {
-    Contact c;
     for (std::size_t i = begin; i < end; ++i)
-      if (make(in[i], c)) dst.push_back(in[i]);
+      if (keep(i)) dst.push_back(in[i]);
   });
   return out;
 }
+
+/// A float not above d (a lower bound stays one when stored as float).
+float float_below(double d) {
+  const float f = static_cast<float>(d);
+  return static_cast<double>(f) > d ? std::nextafter(f, -std::numeric_limits<float>::infinity()) : f;
+}
+
+/// Is the pair closer than `distance` (make_point_triangle / make_edge_edge
+/// decide), and a lower bound of its distance at x: the distance when it was
+/// computed, else the gap between the primitives' boxes (infinity for pairs
+/// sharing a vertex, which make_* refuses whatever the positions).
+template <int NA, int NB, class Candidate, class Make>
+bool measure(const CollisionMesh& mesh, const Positions& x, const Candidate& cand, const std::array<int, NA>& a,
+             const std::array<int, NB>& b, double distance, Make make, float& lower_bound) {
+  lower_bound = std::numeric_limits<float>::infinity();
+  for (int i : a)
+    if (std::find(b.begin(), b.end(), i) != b.end()) return false;
+  const double gap = box_gap<NA, NB>(x, a, b);
+  if (gap >= distance) {
+    lower_bound = float_below(gap);
+    return false;
+  }
+  Contact unused;
+  double d2 = 0.0;
+  const bool near = make(mesh, x, cand, distance, unused, &d2);
+  lower_bound = float_below(std::max(gap, std::sqrt(d2) * (1.0 - 1e-12)));
+  return near;
+}
+
 
 }  // namespace
 
@@ -140,72 +171,16 @@ Candidates candidates_within(const CollisionMesh& mesh, const Positions& x, cons
   if (x.rows() != mesh.num_vertices())
     throw std::invalid_argument("candidates_within: x has a different vertex count than the collision mesh");
   Candidates out;
-  out.point_triangle = kept(candidates.point_triangle, [&](const PointTriangleCandidate& p, Contact& c) {
-    return make_point_triangle(mesh, x, p, distance, c);
+  out.point_triangle = kept_items(candidates.point_triangle, [&](std::size_t i) {
+    Contact c;
+    return make_point_triangle(mesh, x, candidates.point_triangle[i], distance, c);
   });
-  out.edge_edge = kept(candidates.edge_edge, [&](const EdgeEdgeCandidate& e, Contact& c) {
-    return make_edge_edge(mesh, x, e, distance, c);
-  });
-  return out;
-}
-
-namespace {
-
-/// A float not above d (a lower bound stays one when stored as float).
-float float_below(double d) {
-  const float f = static_cast<float>(d);
-  return static_cast<double>(f) > d ? std::nextafter(f, -std::numeric_limits<float>::infinity()) : f;
-}
-
-/// Is the pair closer than `distance` (as make_point_triangle / make_edge_edge
-/// decide), and a lower bound of its distance at x: the distance when it was
-/// computed, else the box gap (infinity for pairs sharing a vertex).
-bool measure_point_triangle(const CollisionMesh& mesh, const Positions& x, const PointTriangleCandidate& cand,
-                            double distance, float& lower_bound) {
-  const int p = cand.vertex, f0 = mesh.faces(cand.face, 0), f1 = mesh.faces(cand.face, 1),
-            f2 = mesh.faces(cand.face, 2);
-  lower_bound = std::numeric_limits<float>::infinity();
-  if (p == f0 || p == f1 || p == f2) return false;
-  const double gap = box_gap<1, 3>(x, {p}, {f0, f1, f2});
-  if (gap >= distance) {
-    lower_bound = float_below(gap);
-    return false;
-  }
-  const auto type = point_triangle_distance_type(contact_row(x, p), contact_row(x, f0), contact_row(x, f1), contact_row(x, f2));
-  const double d2 = point_triangle_distance_sq(contact_row(x, p), contact_row(x, f0), contact_row(x, f1), contact_row(x, f2), type);
-  lower_bound = float_below(std::max(gap, std::sqrt(d2) * (1.0 - 1e-12)));
-  return d2 < distance * distance;
-}
-
-bool measure_edge_edge(const CollisionMesh& mesh, const Positions& x, const EdgeEdgeCandidate& cand, double distance,
-                       float& lower_bound) {
-  const int a0 = mesh.edges(cand.edge_a, 0), a1 = mesh.edges(cand.edge_a, 1), b0 = mesh.edges(cand.edge_b, 0),
-            b1 = mesh.edges(cand.edge_b, 1);
-  lower_bound = std::numeric_limits<float>::infinity();
-  if (a0 == b0 || a0 == b1 || a1 == b0 || a1 == b1) return false;
-  const double gap = box_gap<2, 2>(x, {a0, a1}, {b0, b1});
-  if (gap >= distance) {
-    lower_bound = float_below(gap);
-    return false;
-  }
-  const auto type = edge_edge_distance_type(contact_row(x, a0), contact_row(x, a1), contact_row(x, b0), contact_row(x, b1));
-  const double d2 = edge_edge_distance_sq(contact_row(x, a0), contact_row(x, a1), contact_row(x, b0), contact_row(x, b1), type);
-  lower_bound = float_below(std::max(gap, std::sqrt(d2) * (1.0 - 1e-12)));
-  return d2 < distance * distance;
-}
-
-/// The items i of `in` for which keep(i) is true, in order.
-template <class Item, typename Keep>
-std::vector<Item> kept_items(const std::vector<Item>& in, Keep keep) {
-  std::vector<Item> out;
-  parallel_gather(in.size(), 1024, out, [&](std::size_t begin, std::size_t end, std::vector<Item>& dst) {
-    for (std::size_t i = begin; i < end; ++i)
-      if (keep(i)) dst.push_back(in[i]);
+  out.edge_edge = kept_items(candidates.edge_edge, [&](std::size_t i) {
+    Contact c;
+    return make_edge_edge(mesh, x, candidates.edge_edge[i], distance, c);
   });
   return out;
 }
-
-}  // namespace
 
 Candidates candidates_within(const CollisionMesh& mesh, const Positions& x, const Candidates& candidates,
                              double distance, std::vector<float>& gaps) {
@@ -215,10 +190,14 @@ Candidates candidates_within(const CollisionMesh& mesh, const Positions& x, cons
   gaps.resize(candidates.size());
   Candidates out;
   out.point_triangle = kept_items(candidates.point_triangle, [&](std::size_t i) {
-    return measure_point_triangle(mesh, x, candidates.point_triangle[i], distance, gaps[i]);
+    const PointTriangleCandidate& c = candidates.point_triangle[i];
+    return measure<1, 3>(mesh, x, c, {c.vertex}, {mesh.faces(c.face, 0), mesh.faces(c.face, 1), mesh.faces(c.face, 2)},
+                         distance, make_point_triangle, gaps[i]);
   });
   out.edge_edge = kept_items(candidates.edge_edge, [&](std::size_t i) {
-    return measure_edge_edge(mesh, x, candidates.edge_edge[i], distance, gaps[npt + i]);
+    const EdgeEdgeCandidate& c = candidates.edge_edge[i];
+    return measure<2, 2>(mesh, x, c, {mesh.edges(c.edge_a, 0), mesh.edges(c.edge_a, 1)},
+                         {mesh.edges(c.edge_b, 0), mesh.edges(c.edge_b, 1)}, distance, make_edge_edge, gaps[npt + i]);
   });
   return out;
 }
