@@ -8,7 +8,7 @@
 #include "eipc/ccd/collision_free_step.hpp"
 #include "eipc/collisions/contact_set.hpp"
 #include "eipc/testing/box_mesh.hpp"
-#include "eipc/mesh/surface.hpp"
+#include "eipc/testing/two_bodies.hpp"
 
 #include <catch2/catch.hpp>
 #include <algorithm>
@@ -23,17 +23,7 @@ namespace {
 CollisionMesh two_boxes(double dhat) {
   const TetMesh a = box_tet_mesh(Vec3(0, 0, 0), Vec3(0.1, 0.1, 0.05), 3, 3, 2);
   const TetMesh b = box_tet_mesh(Vec3(0.02, 0.03, 0.05 + 0.5 * dhat), Vec3(0.09, 0.08, 0.1), 3, 3, 2);
-  CollisionMesh m;
-  const int na = static_cast<int>(a.vertices.rows());
-  m.rest.resize(na + b.vertices.rows(), 3);
-  m.rest << a.vertices, b.vertices;
-  const Tris fa = boundary_faces(a.tets), fb = boundary_faces(b.tets);
-  m.faces.resize(fa.rows() + fb.rows(), 3);
-  m.faces << fa, (fb.array() + na).matrix();
-  m.edges = unique_edges(m.faces);
-  m.vertex_body.assign(m.rest.rows(), 0);
-  for (Eigen::Index v = na; v < m.rest.rows(); ++v) m.vertex_body[v] = 1;
-  return m;
+  return two_body_collision_mesh(a, b);
 }
 
 /// The pairs of `superset` that find_candidates(mesh, x0, x1, inflation) reports, in order.

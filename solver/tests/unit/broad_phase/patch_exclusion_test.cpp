@@ -8,8 +8,8 @@
 #include "eipc/ccd/collision_free_step.hpp"
 #include "eipc/collisions/contact_set.hpp"
 #include "eipc/embedding/affine_patches.hpp"
-#include "eipc/mesh/surface.hpp"
 #include "eipc/testing/box_mesh.hpp"
+#include "eipc/testing/two_bodies.hpp"
 
 #include <catch2/catch.hpp>
 #include <Eigen/Geometry>
@@ -43,15 +43,7 @@ TwoPatches two_patches(double dhat) {
   const TetMesh b = box_tet_mesh(Vec3(0.02, 0.03, 0.05 + 0.5 * dhat), Vec3(0.09, 0.08, 0.1), 4, 4, 3);
   TwoPatches t;
   CollisionMesh& m = t.mesh;
-  const Eigen::Index na = a.vertices.rows();
-  m.rest.resize(na + b.vertices.rows(), 3);
-  m.rest << a.vertices, b.vertices;
-  const Tris fa = boundary_faces(a.tets), fb = boundary_faces(b.tets);
-  m.faces.resize(fa.rows() + fb.rows(), 3);
-  m.faces << fa, (fb.array() + int(na)).matrix();
-  m.edges = unique_edges(m.faces);
-  m.vertex_body.assign(std::size_t(m.rest.rows()), 0);
-  for (Eigen::Index v = na; v < m.rest.rows(); ++v) m.vertex_body[std::size_t(v)] = 1;
+  m = two_body_collision_mesh(a, b);
   // Patch p's nodes are 4p .. 4p + 3 (identity map at rest).
   const Positions rest_nodes = nodes_of({Mat3::Identity(), Mat3::Identity()}, {Vec3::Zero(), Vec3::Zero()});
   for (int body = 0; body < 2; ++body) {

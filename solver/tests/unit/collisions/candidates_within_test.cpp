@@ -4,8 +4,8 @@
 #include "eipc/broad_phase/broad_phase.hpp"
 #include "eipc/collisions/contact_set.hpp"
 #include "eipc/distance/point_triangle.hpp"
-#include "eipc/mesh/surface.hpp"
 #include "eipc/testing/box_mesh.hpp"
+#include "eipc/testing/two_bodies.hpp"
 
 #include <catch2/catch.hpp>
 #include <limits>
@@ -19,17 +19,7 @@ namespace {
 CollisionMesh stacked_boxes(double dhat) {
   const TetMesh a = box_tet_mesh(Vec3(0, 0, 0), Vec3(0.1, 0.1, 0.05), 4, 4, 2);
   const TetMesh b = box_tet_mesh(Vec3(0.02, 0.03, 0.05 + dhat), Vec3(0.09, 0.08, 0.1), 4, 4, 2);
-  CollisionMesh m;
-  const Eigen::Index na = a.vertices.rows();
-  m.rest.resize(na + b.vertices.rows(), 3);
-  m.rest << a.vertices, b.vertices;
-  const Tris fa = boundary_faces(a.tets), fb = boundary_faces(b.tets);
-  m.faces.resize(fa.rows() + fb.rows(), 3);
-  m.faces << fa, (fb.array() + int(na)).matrix();
-  m.edges = unique_edges(m.faces);
-  m.vertex_body.assign(std::size_t(m.rest.rows()), 0);
-  for (Eigen::Index v = na; v < m.rest.rows(); ++v) m.vertex_body[std::size_t(v)] = 1;
-  return m;
+  return two_body_collision_mesh(a, b);
 }
 
 /// |x - reference - t| per vertex, for the common translation t.
