@@ -72,26 +72,23 @@ std::vector<Part> parts_by_body(const CollisionMesh& mesh) {
   return parts;
 }
 
-/// Swept, inflated boxes of a part's vertices, and the trees over its faces and
-/// edges (tree index i is the part's i-th face / edge; an edge's box is
-/// edge_tree->box(i)).
+/// Trees over the swept, inflated boxes of a part's faces, edges and vertices
+/// (tree index i is the part's i-th face / edge / vertex).
 struct PartBoxes {
-  std::vector<Aabb> vertices;
   const AabbTree* face_tree = nullptr;
   const AabbTree* edge_tree = nullptr;
+  const AabbTree* vertex_tree = nullptr;
 };
 
 PartBoxes boxes_of(const CollisionMesh& mesh, const Positions& x0, const Positions& x1, double r, const Part& part,
                    int body, BroadPhaseTrees& trees) {
-  PartBoxes b;
-  std::vector<Aabb> faces(part.faces.size()), edges(part.edges.size());
-  b.vertices.resize(part.vertices.size());
+  std::vector<Aabb> faces(part.faces.size()), edges(part.edges.size()), vertices(part.vertices.size());
   const std::size_t grain = grain_for(0.02);
   parallel_for_each(faces.size(), grain, [&](std::size_t i) { faces[i] = swept_face_box(mesh, x0, x1, part.faces[i], r); });
   parallel_for_each(edges.size(), grain, [&](std::size_t i) { edges[i] = swept_edge_box(mesh, x0, x1, part.edges[i], r); });
-  parallel_for_each(b.vertices.size(), grain, [&](std::size_t i) { b.vertices[i] = swept_vertex_box(x0, x1, part.vertices[i], r); });
-  std::tie(b.face_tree, b.edge_tree) = trees.fit(body, std::move(faces), std::move(edges));
-  return b;
+  parallel_for_each(vertices.size(), grain, [&](std::size_t i) { vertices[i] = swept_vertex_box(x0, x1, part.vertices[i], r); });
+  const BroadPhaseTrees::Fitted t = trees.fit(body, std::move(faces), std::move(edges), std::move(vertices));
+  return {t.faces, t.edges, t.vertices};
 }
 
 bool shares_vertex(const CollisionMesh& mesh, int a, int b) {
@@ -99,8 +96,45 @@ bool shares_vertex(const CollisionMesh& mesh, int a, int b) {
   return b0 == a0 || b0 == a1 || b1 == a0 || b1 == a1;
 }
 
-// A tree query costs ~0.3 us: 64 queries make a chunk worth a task.
-constexpr std::size_t kQueryChunk = 64;
+// A leaf query costs ~1 us: 16 leaves make a chunk worth a task.
+constexpr std::size_t kLeafChunk = 16;
+
+/// emit(i, hits) for every box i of `queries` in leaves [first, last), with the
+/// boxes of `tree` overlapping it (above i when `self`, i.e. queries == tree),
+/// ascending. One walk down `tree` per leaf of `queries`, with the leaf's box:
+/// its members lie close together, so the walk finds a few more boxes than one
+/// member's would and serves them all.
+template <class Emit>
+void overlaps_by_leaf(const AabbTree& queries, const AabbTree& tree, bool self, std::size_t first, std::size_t last,
+                      Emit&& emit) {
+  std::vector<int> near, hits;
+  for (int k = int(first); k < int(last); ++k) {
+    const int* begin = queries.leaf_begin(k);
+    const int* end = queries.leaf_end(k);
+    near.clear();
+    tree.query(queries.leaf_box(k), near, self ? *std::min_element(begin, end) : -1);
+    std::sort(near.begin(), near.end());
+    for (const int* i = begin; i != end; ++i) {
+      const Aabb& box = queries.box(*i);
+      hits.clear();
+      for (int j : near)
+        if ((!self || j > *i) && tree.box(j).overlaps(box)) hits.push_back(j);
+      emit(*i, hits);
+    }
+  }
+}
+
+/// `pairs` ordered by first(pair) (0 <= first < n), stably: the order of each
+/// first's pairs is kept.
+template <class T, class First>
+void order_by_first(std::vector<T>& pairs, int n, First first) {
+  std::vector<std::size_t> start(std::size_t(n) + 1, 0);
+  for (const T& p : pairs) ++start[std::size_t(first(p)) + 1];
+  for (int i = 0; i < n; ++i) start[std::size_t(i) + 1] += start[std::size_t(i)];
+  std::vector<T> sorted(pairs.size());
+  for (const T& p : pairs) sorted[start[std::size_t(first(p))]++] = p;
+  pairs = std::move(sorted);
+}
 
 /// All pairs of one part's primitives (see find_candidates) but those `exclusion` leaves out.
 Candidates pairs_within(const CollisionMesh& mesh, const Positions& x0, const Positions& x1, double inflation,
@@ -108,37 +142,32 @@ Candidates pairs_within(const CollisionMesh& mesh, const Positions& x0, const Po
   // Each primitive box is inflated by half the margin, so overlap <=> gap <= inflation.
   const PartBoxes b = boxes_of(mesh, x0, x1, 0.5 * inflation, part, body, trees);
   Candidates out;
-  parallel_gather(part.vertices.size(), kQueryChunk, out.point_triangle,
-                  [&](std::size_t begin, std::size_t end, std::vector<PointTriangleCandidate>& dst) {
-                    std::vector<int> hits;
-                    for (std::size_t i = begin; i < end; ++i) {
-                      const int v = part.vertices[i];
-                      hits.clear();
-                      b.face_tree->query(b.vertices[i], hits);
-                      std::sort(hits.begin(), hits.end());
+  parallel_gather(std::size_t(b.vertex_tree->num_leaves()), kLeafChunk, out.point_triangle,
+                  [&](std::size_t first, std::size_t last, std::vector<PointTriangleCandidate>& dst) {
+                    overlaps_by_leaf(*b.vertex_tree, *b.face_tree, false, first, last, [&](int i, const std::vector<int>& hits) {
+                      const int v = part.vertices[std::size_t(i)];
                       for (int k : hits) {
                         const int f = part.faces[std::size_t(k)];
                         if (mesh.faces(f, 0) != v && mesh.faces(f, 1) != v && mesh.faces(f, 2) != v &&
                             !(exclusion && exclusion->excludes(mesh, PointTriangleCandidate{v, f})))
                           dst.push_back({v, f});
                       }
-                    }
+                    });
                   });
-  parallel_gather(part.edges.size(), kQueryChunk, out.edge_edge,
-                  [&](std::size_t begin, std::size_t end, std::vector<EdgeEdgeCandidate>& dst) {
-                    std::vector<int> hits;
-                    for (std::size_t i = begin; i < end; ++i) {
-                      hits.clear();
-                      b.edge_tree->query(b.edge_tree->box(int(i)), hits, int(i));  // each unordered pair once
-                      std::sort(hits.begin(), hits.end());
-                      const int a = part.edges[i];
+  parallel_gather(std::size_t(b.edge_tree->num_leaves()), kLeafChunk, out.edge_edge,
+                  [&](std::size_t first, std::size_t last, std::vector<EdgeEdgeCandidate>& dst) {
+                    overlaps_by_leaf(*b.edge_tree, *b.edge_tree, true, first, last, [&](int i, const std::vector<int>& hits) {
+                      const int a = part.edges[std::size_t(i)];
                       for (int k : hits) {
-                        const int b = part.edges[std::size_t(k)];
-                        if (!shares_vertex(mesh, a, b) && !(exclusion && exclusion->excludes(mesh, EdgeEdgeCandidate{a, b})))
-                          dst.push_back({a, b});
+                        const int e = part.edges[std::size_t(k)];
+                        if (!shares_vertex(mesh, a, e) && !(exclusion && exclusion->excludes(mesh, EdgeEdgeCandidate{a, e})))
+                          dst.push_back({a, e});
                       }
-                    }
+                    });
                   });
+  // Leaf order is spatial; Candidates are ordered by first primitive.
+  order_by_first(out.point_triangle, mesh.num_vertices(), [](const PointTriangleCandidate& c) { return c.vertex; });
+  order_by_first(out.edge_edge, int(mesh.edges.rows()), [](const EdgeEdgeCandidate& c) { return c.edge_a; });
   return out;
 }
 
@@ -203,11 +232,12 @@ bool PatchExclusion::excludes(const CollisionMesh& mesh, const EdgeEdgeCandidate
   return edge_start_.empty() || !listed(edge_start_, edge_of_, c.edge_a, c.edge_b);
 }
 
-std::pair<const AabbTree*, const AabbTree*> BroadPhaseTrees::fit(int body, std::vector<Aabb> faces,
-                                                                 std::vector<Aabb> edges) {
+BroadPhaseTrees::Fitted BroadPhaseTrees::fit(int body, std::vector<Aabb> faces, std::vector<Aabb> edges,
+                                             std::vector<Aabb> vertices) {
   if (body >= int(faces_.size())) {
     faces_.resize(std::size_t(body) + 1);
     edges_.resize(std::size_t(body) + 1);
+    vertices_.resize(std::size_t(body) + 1);
   }
   auto fit_one = [](AabbTree& tree, std::vector<Aabb>& boxes) {
     if (tree.size() == int(boxes.size()) && !boxes.empty())
@@ -215,9 +245,11 @@ std::pair<const AabbTree*, const AabbTree*> BroadPhaseTrees::fit(int body, std::
     else
       tree = AabbTree(std::move(boxes));
   };
-  AabbTree &face_tree = faces_[std::size_t(body)], &edge_tree = edges_[std::size_t(body)];
-  parallel_both([&] { fit_one(face_tree, faces); }, [&] { fit_one(edge_tree, edges); });
-  return {&face_tree, &edge_tree};
+  AabbTree &face_tree = faces_[std::size_t(body)], &edge_tree = edges_[std::size_t(body)],
+           &vertex_tree = vertices_[std::size_t(body)];
+  parallel_both([&] { fit_one(face_tree, faces); },
+                [&] { parallel_both([&] { fit_one(edge_tree, edges); }, [&] { fit_one(vertex_tree, vertices); }); });
+  return {&face_tree, &edge_tree, &vertex_tree};
 }
 
 Candidates find_candidates(const CollisionMesh& mesh, const Positions& x0, const Positions& x1, double inflation) {
@@ -244,47 +276,41 @@ Candidates find_candidates_between_bodies(const CollisionMesh& mesh, const Posit
   BroadPhaseTrees& trees = kept ? *kept : fresh;
   std::vector<PartBoxes> boxes(parts.size());
   for (std::size_t p = 0; p < parts.size(); ++p) boxes[p] = boxes_of(mesh, x0, x1, 0.5 * inflation, parts[p], int(p), trees);
-  // Position of each vertex and edge in its body's part (to find its box).
-  std::vector<int> vertex_slot(std::size_t(mesh.num_vertices())), edge_slot(std::size_t(mesh.edges.rows()));
-  for (const Part& part : parts) {
-    for (std::size_t i = 0; i < part.vertices.size(); ++i) vertex_slot[std::size_t(part.vertices[i])] = int(i);
-    for (std::size_t i = 0; i < part.edges.size(); ++i) edge_slot[std::size_t(part.edges[i])] = int(i);
-  }
-  // The primitives of the other bodies (a body's tree and its index list, by
-  // member) whose boxes overlap `box`, above `above`, ascending, into `found`.
-  auto other_bodies = [&](int own, const Aabb& box, const AabbTree* PartBoxes::*tree, std::vector<int> Part::*ids, int above,
-                          std::vector<int>& hits, std::vector<int>& found) {
-    found.clear();
-    for (std::size_t p = 0; p < parts.size(); ++p) {
-      if (int(p) == own) continue;
-      hits.clear();
-      (boxes[p].*tree)->query(box, hits);
-      for (int k : hits)
-        if ((parts[p].*ids)[std::size_t(k)] > above) found.push_back((parts[p].*ids)[std::size_t(k)]);
-    }
-    std::sort(found.begin(), found.end());
-  };
+  // Vertices against the faces of every other body, edges against the edges
+  // of every later body (each pair once); then in Candidates order.
   Candidates out;
-  parallel_gather(std::size_t(mesh.num_vertices()), kQueryChunk, out.point_triangle,
-                  [&](std::size_t begin, std::size_t end, std::vector<PointTriangleCandidate>& dst) {
-                    std::vector<int> hits, faces;
-                    for (int v = int(begin); v < int(end); ++v) {
-                      const int own = body_of_vertex(mesh, v);
-                      const Aabb& box = boxes[std::size_t(own)].vertices[std::size_t(vertex_slot[std::size_t(v)])];
-                      other_bodies(own, box, &PartBoxes::face_tree, &Part::faces, -1, hits, faces);
-                      for (int f : faces) dst.push_back({v, f});
-                    }
-                  });
-  parallel_gather(std::size_t(mesh.edges.rows()), kQueryChunk, out.edge_edge,
-                  [&](std::size_t begin, std::size_t end, std::vector<EdgeEdgeCandidate>& dst) {
-                    std::vector<int> hits, edges;
-                    for (int a = int(begin); a < int(end); ++a) {
-                      const int own = body_of_vertex(mesh, mesh.edges(a, 0));
-                      const Aabb& box = boxes[std::size_t(own)].edge_tree->box(edge_slot[std::size_t(a)]);
-                      other_bodies(own, box, &PartBoxes::edge_tree, &Part::edges, a, hits, edges);  // each pair once
-                      for (int b : edges) dst.push_back({a, b});
-                    }
-                  });
+  for (std::size_t own = 0; own < parts.size(); ++own)
+    for (std::size_t other = 0; other < parts.size(); ++other) {
+      const AabbTree &vertices = *boxes[own].vertex_tree, &faces = *boxes[other].face_tree;
+      if (other == own || !vertices.bounds().overlaps(faces.bounds())) continue;
+      parallel_gather(std::size_t(vertices.num_leaves()), kLeafChunk, out.point_triangle,
+                      [&](std::size_t first, std::size_t last, std::vector<PointTriangleCandidate>& dst) {
+                        overlaps_by_leaf(vertices, faces, false, first, last, [&](int i, const std::vector<int>& hits) {
+                          for (int k : hits) dst.push_back({parts[own].vertices[std::size_t(i)], parts[other].faces[std::size_t(k)]});
+                        });
+                      });
+    }
+  for (std::size_t own = 0; own < parts.size(); ++own)
+    for (std::size_t other = own + 1; other < parts.size(); ++other) {
+      const AabbTree &edges = *boxes[own].edge_tree, &others = *boxes[other].edge_tree;
+      if (!edges.bounds().overlaps(others.bounds())) continue;
+      parallel_gather(std::size_t(edges.num_leaves()), kLeafChunk, out.edge_edge,
+                      [&](std::size_t first, std::size_t last, std::vector<EdgeEdgeCandidate>& dst) {
+                        overlaps_by_leaf(edges, others, false, first, last, [&](int i, const std::vector<int>& hits) {
+                          const int a = parts[own].edges[std::size_t(i)];
+                          for (int k : hits) {
+                            const int b = parts[other].edges[std::size_t(k)];
+                            dst.push_back({std::min(a, b), std::max(a, b)});
+                          }
+                        });
+                      });
+    }
+  std::sort(out.point_triangle.begin(), out.point_triangle.end(), [](const auto& p, const auto& q) {
+    return std::tie(p.vertex, p.face) < std::tie(q.vertex, q.face);
+  });
+  std::sort(out.edge_edge.begin(), out.edge_edge.end(), [](const auto& p, const auto& q) {
+    return std::tie(p.edge_a, p.edge_b) < std::tie(q.edge_a, q.edge_b);
+  });
   return out;
 }
 

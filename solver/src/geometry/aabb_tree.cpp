@@ -6,7 +6,7 @@
 namespace eipc {
 
 namespace {
-constexpr int kLeafSize = 4;
+constexpr int kLeafSize = 8;
 }
 
 AabbTree::AabbTree(std::vector<Aabb> boxes) : boxes_(std::move(boxes)) {
@@ -27,6 +27,7 @@ int AabbTree::split(int begin, int end, const std::vector<Eigen::Array3d>& centr
   if (end - begin <= kLeafSize) {
     nodes_[id].begin = begin;
     nodes_[id].end = end;
+    leaves_.push_back(id);
     return id;
   }
   Eigen::Array3d lo = centres[order_[begin]], hi = lo;

@@ -32,12 +32,17 @@ Candidates find_candidates(const CollisionMesh& mesh, const Positions& x0, const
 /// thread-safe.
 class BroadPhaseTrees {
 public:
-  /// `body`'s face and edge trees over these boxes: built at the first call for
-  /// the body (or when its counts changed), refit afterwards.
-  std::pair<const AabbTree*, const AabbTree*> fit(int body, std::vector<Aabb> faces, std::vector<Aabb> edges);
+  struct Fitted {
+    const AabbTree* faces;
+    const AabbTree* edges;
+    const AabbTree* vertices;
+  };
+  /// `body`'s face, edge and vertex trees over these boxes: built at the first
+  /// call for the body (or when its counts changed), refit afterwards.
+  Fitted fit(int body, std::vector<Aabb> faces, std::vector<Aabb> edges, std::vector<Aabb> vertices);
 
 private:
-  std::deque<AabbTree> faces_, edges_;  ///< per body (a deque: growing keeps the trees in place)
+  std::deque<AabbTree> faces_, edges_, vertices_;  ///< per body (a deque: growing keeps the trees in place)
 };
 
 /// Pairs a broad phase within a body may leave out: those whose vertices all

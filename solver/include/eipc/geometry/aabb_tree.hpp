@@ -22,7 +22,7 @@ struct Aabb {
 
 /// Binary tree of boxes, built top-down by splitting at the median centroid
 /// along the widest axis (deterministic), or refit to new boxes. Leaves hold up
-/// to 4 boxes.
+/// to 8 boxes.
 class AabbTree {
 public:
   AabbTree() = default;
@@ -38,6 +38,17 @@ public:
   int size() const { return static_cast<int>(boxes_.size()); }
   const Aabb& box(int i) const { return boxes_[std::size_t(i)]; }
 
+  /// A box holding every box (empty when there are none).
+  Aabb bounds() const { return nodes_.empty() ? Aabb{} : nodes_[0].box; }
+
+  /// Leaves hold boxes that lie close together: one query with a leaf's box
+  /// (which holds all of them) serves all its members.
+  int num_leaves() const { return static_cast<int>(leaves_.size()); }
+  /// The box indices of leaf k, [leaf_begin(k), leaf_end(k)).
+  const int* leaf_begin(int k) const { return order_.data() + nodes_[std::size_t(leaves_[std::size_t(k)])].begin; }
+  const int* leaf_end(int k) const { return order_.data() + nodes_[std::size_t(leaves_[std::size_t(k)])].end; }
+  const Aabb& leaf_box(int k) const { return nodes_[std::size_t(leaves_[std::size_t(k)])].box; }
+
 private:
   struct Node {
     Aabb box;
@@ -52,6 +63,7 @@ private:
   std::vector<Aabb> boxes_;
   std::vector<int> order_;
   std::vector<Node> nodes_;
+  std::vector<int> leaves_;  ///< the leaf nodes, in order_ order
 };
 
 }  // namespace eipc
