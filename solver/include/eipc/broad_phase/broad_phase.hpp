@@ -25,7 +25,7 @@ Aabb swept_edge_box(const CollisionMesh& mesh, const Positions& x0, const Positi
 /// computed in parallel (TBB) with a result independent of the thread count.
 Candidates find_candidates(const CollisionMesh& mesh, const Positions& x0, const Positions& x1, double inflation);
 
-/// Box trees over each body's faces and over its edges, kept from one broad
+/// Box trees over each body's faces, edges and vertices, kept from one broad
 /// phase to the next: a later call refits them to its boxes (linear time)
 /// instead of building them again (n log n). The candidates found do not depend
 /// on the trees, only the time to find them. For one collision mesh; not

@@ -6,6 +6,7 @@
 #include "eipc/util/parallel.hpp"
 
 #include <algorithm>
+#include <numeric>
 #include <random>
 #include <set>
 #include <utility>
@@ -214,4 +215,17 @@ TEST_CASE("a box tree refit to new boxes answers like one built on them", "[cont
     CHECK(a == b);
   }
   CHECK_THROWS_AS(tree.refit(random_boxes(199)), std::invalid_argument);
+  // Its leaves hold every box once, each inside its leaf's box (after the refit too).
+  std::vector<int> seen;
+  for (int k = 0; k < tree.num_leaves(); ++k)
+    for (const int* i = tree.leaf_begin(k); i != tree.leaf_end(k); ++i) {
+      seen.push_back(*i);
+      CHECK((tree.leaf_box(k).lo <= moved[std::size_t(*i)].lo).all());
+      CHECK((tree.leaf_box(k).hi >= moved[std::size_t(*i)].hi).all());
+    }
+  std::sort(seen.begin(), seen.end());
+  std::vector<int> all(moved.size());
+  std::iota(all.begin(), all.end(), 0);
+  CHECK(seen == all);
+  CHECK(tree.num_leaves() > 200 / 8);
 }
