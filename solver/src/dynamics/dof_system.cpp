@@ -33,6 +33,7 @@ DofSystem::DofSystem(std::vector<Body> bodies)
       node_offset_(node_offsets(bodies_)),
       num_nodes_(bodies_.empty() ? 0 : node_offset_.back() + bodies_.back().num_nodes()),
       collision_(surfaces_on_nodes(bodies_, node_offset_), num_nodes_) {
+  for (const Body& b : bodies_) largest_move_.emplace_back(b.fine_map);
 
   // Reduced mass M^q = J^T M J with M the fine lumped (diagonal) mass.
   Triplets mass;
@@ -100,7 +101,7 @@ Positions DofSystem::fine_positions(int body, const Positions& q) const {
 double DofSystem::max_fine_displacement(const Positions& dq) const {
   double largest = 0.0;
   for (std::size_t bi = 0; bi < bodies_.size(); ++bi)
-    largest = std::max(largest, bodies_[bi].fine_map.max_norm(dq, node_offset_[bi]));
+    largest = std::max(largest, largest_move_[bi].of(bodies_[bi].fine_map, dq, node_offset_[bi]));
   return largest;
 }
 

@@ -42,13 +42,15 @@ Positions NodeMap::apply(const Positions& q) const {
   return x;
 }
 
+double NodeMap::squared_norm_at(int v, const Positions& q, int first_node) const {
+  Vec3 x;
+  map_vertex(&nodes(v, 0), &weights(v, 0), q.data() + 3 * first_node, x.data());
+  return x.squaredNorm();
+}
+
 double NodeMap::max_norm(const Positions& q, int first_node) const {
   double largest = 0.0;  // squared: sqrt is monotone, so the max of the norms is the root of this
-  for (int v = 0; v < size(); ++v) {
-    Vec3 x;
-    map_vertex(&nodes(v, 0), &weights(v, 0), q.data() + 3 * first_node, x.data());
-    largest = std::max(largest, x.squaredNorm());
-  }
+  for (int v = 0; v < size(); ++v) largest = std::max(largest, squared_norm_at(v, q, first_node));
   return std::sqrt(largest);
 }
 

@@ -6,6 +6,7 @@
 
 #include "eipc/dynamics/body.hpp"
 #include "eipc/embedding/collision_map.hpp"
+#include "eipc/embedding/largest_move.hpp"
 #include "eipc/elasticity/elastic_body.hpp"
 
 #include <Eigen/Sparse>
@@ -61,6 +62,7 @@ private:
   std::vector<ElasticBody> elastic_;
   std::vector<int> elastic_body_;
   std::vector<PrescribedNode> prescribed_;
+  std::vector<LargestMove> largest_move_;  ///< of each body's fine vertices
 };
 
 }  // namespace eipc

@@ -21,6 +21,8 @@ struct NodeMap {
   /// Largest |x_v| over the vertices, x = the map applied to the nodes of q
   /// from row first_node on (no copy of either).
   double max_norm(const Positions& q, int first_node) const;
+  /// |x_v|^2 for one vertex v, as max_norm computes it.
+  double squared_norm_at(int v, const Positions& q, int first_node) const;
 };
 
 }  // namespace eipc
