@@ -74,11 +74,7 @@ std::vector<Part> parts_by_body(const CollisionMesh& mesh) {
 
 /// Trees over the swept, inflated boxes of a part's faces, edges and vertices
 /// (tree index i is the part's i-th face / edge / vertex).
-struct PartBoxes {
-  const AabbTree* face_tree = nullptr;
-  const AabbTree* edge_tree = nullptr;
-  const AabbTree* vertex_tree = nullptr;
-};
+using PartBoxes = BroadPhaseTrees::Fitted;
 
 PartBoxes boxes_of(const CollisionMesh& mesh, const Positions& x0, const Positions& x1, double r, const Part& part,
                    int body, BroadPhaseTrees& trees) {
@@ -87,8 +83,7 @@ PartBoxes boxes_of(const CollisionMesh& mesh, const Positions& x0, const Positio
   parallel_for_each(faces.size(), grain, [&](std::size_t i) { faces[i] = swept_face_box(mesh, x0, x1, part.faces[i], r); });
   parallel_for_each(edges.size(), grain, [&](std::size_t i) { edges[i] = swept_edge_box(mesh, x0, x1, part.edges[i], r); });
   parallel_for_each(vertices.size(), grain, [&](std::size_t i) { vertices[i] = swept_vertex_box(x0, x1, part.vertices[i], r); });
-  const BroadPhaseTrees::Fitted t = trees.fit(body, std::move(faces), std::move(edges), std::move(vertices));
-  return {t.faces, t.edges, t.vertices};
+  return trees.fit(body, std::move(faces), std::move(edges), std::move(vertices));
 }
 
 bool shares_vertex(const CollisionMesh& mesh, int a, int b) {
@@ -142,9 +137,9 @@ Candidates pairs_within(const CollisionMesh& mesh, const Positions& x0, const Po
   // Each primitive box is inflated by half the margin, so overlap <=> gap <= inflation.
   const PartBoxes b = boxes_of(mesh, x0, x1, 0.5 * inflation, part, body, trees);
   Candidates out;
-  parallel_gather(std::size_t(b.vertex_tree->num_leaves()), kLeafChunk, out.point_triangle,
+  parallel_gather(std::size_t(b.vertices->num_leaves()), kLeafChunk, out.point_triangle,
                   [&](std::size_t first, std::size_t last, std::vector<PointTriangleCandidate>& dst) {
-                    overlaps_by_leaf(*b.vertex_tree, *b.face_tree, false, first, last, [&](int i, const std::vector<int>& hits) {
+                    overlaps_by_leaf(*b.vertices, *b.faces, false, first, last, [&](int i, const std::vector<int>& hits) {
                       const int v = part.vertices[std::size_t(i)];
                       for (int k : hits) {
                         const int f = part.faces[std::size_t(k)];
@@ -154,9 +149,9 @@ Candidates pairs_within(const CollisionMesh& mesh, const Positions& x0, const Po
                       }
                     });
                   });
-  parallel_gather(std::size_t(b.edge_tree->num_leaves()), kLeafChunk, out.edge_edge,
+  parallel_gather(std::size_t(b.edges->num_leaves()), kLeafChunk, out.edge_edge,
                   [&](std::size_t first, std::size_t last, std::vector<EdgeEdgeCandidate>& dst) {
-                    overlaps_by_leaf(*b.edge_tree, *b.edge_tree, true, first, last, [&](int i, const std::vector<int>& hits) {
+                    overlaps_by_leaf(*b.edges, *b.edges, true, first, last, [&](int i, const std::vector<int>& hits) {
                       const int a = part.edges[std::size_t(i)];
                       for (int k : hits) {
                         const int e = part.edges[std::size_t(k)];
@@ -281,7 +276,7 @@ Candidates find_candidates_between_bodies(const CollisionMesh& mesh, const Posit
   Candidates out;
   for (std::size_t own = 0; own < parts.size(); ++own)
     for (std::size_t other = 0; other < parts.size(); ++other) {
-      const AabbTree &vertices = *boxes[own].vertex_tree, &faces = *boxes[other].face_tree;
+      const AabbTree &vertices = *boxes[own].vertices, &faces = *boxes[other].faces;
       if (other == own || !vertices.bounds().overlaps(faces.bounds())) continue;
       parallel_gather(std::size_t(vertices.num_leaves()), kLeafChunk, out.point_triangle,
                       [&](std::size_t first, std::size_t last, std::vector<PointTriangleCandidate>& dst) {
@@ -292,7 +287,7 @@ Candidates find_candidates_between_bodies(const CollisionMesh& mesh, const Posit
     }
   for (std::size_t own = 0; own < parts.size(); ++own)
     for (std::size_t other = own + 1; other < parts.size(); ++other) {
-      const AabbTree &edges = *boxes[own].edge_tree, &others = *boxes[other].edge_tree;
+      const AabbTree &edges = *boxes[own].edges, &others = *boxes[other].edges;
       if (!edges.bounds().overlaps(others.bounds())) continue;
       parallel_gather(std::size_t(edges.num_leaves()), kLeafChunk, out.edge_edge,
                       [&](std::size_t first, std::size_t last, std::vector<EdgeEdgeCandidate>& dst) {
