@@ -120,15 +120,17 @@ void overlaps_by_leaf(const AabbTree& queries, const AabbTree& tree, bool self, 
 }
 
 /// `pairs` ordered by first(pair) (0 <= first < n), stably: the order of each
-/// first's pairs is kept.
+/// first's pairs is kept. Returns where each first's run starts (n + 1 entries).
 template <class T, class First>
-void order_by_first(std::vector<T>& pairs, int n, First first) {
-  std::vector<std::size_t> start(std::size_t(n) + 1, 0);
+std::vector<int> order_by_first(std::vector<T>& pairs, int n, First first) {
+  std::vector<int> start(std::size_t(n) + 1, 0);
   for (const T& p : pairs) ++start[std::size_t(first(p)) + 1];
   for (int i = 0; i < n; ++i) start[std::size_t(i) + 1] += start[std::size_t(i)];
+  std::vector<int> next(start.begin(), start.end() - 1);
   std::vector<T> sorted(pairs.size());
-  for (const T& p : pairs) sorted[start[std::size_t(first(p))]++] = p;
+  for (const T& p : pairs) sorted[std::size_t(next[std::size_t(first(p))]++)] = p;
   pairs = std::move(sorted);
+  return start;
 }
 
 /// All pairs of one part's primitives (see find_candidates) but those `exclusion` leaves out.
@@ -190,14 +192,11 @@ int common_patch(const CollisionMesh& mesh, const std::array<int, N>& vertices) 
 namespace {
 
 /// CSR lists of `second` by `first` (n rows), each list ascending.
-template <class Pairs, class First, class Second>
-void by_first(const Pairs& pairs, int n, First first, Second second, std::vector<int>& start, std::vector<int>& of) {
-  start.assign(std::size_t(n) + 1, 0);
-  for (const auto& p : pairs) ++start[std::size_t(first(p)) + 1];
-  for (int i = 0; i < n; ++i) start[std::size_t(i) + 1] += start[std::size_t(i)];
+template <class T, class First, class Second>
+void by_first(std::vector<T> pairs, int n, First first, Second second, std::vector<int>& start, std::vector<int>& of) {
+  start = order_by_first(pairs, n, first);
   of.resize(pairs.size());
-  std::vector<int> next(start.begin(), start.end() - 1);
-  for (const auto& p : pairs) of[std::size_t(next[std::size_t(first(p))]++)] = second(p);
+  for (std::size_t k = 0; k < pairs.size(); ++k) of[k] = second(pairs[k]);
   for (int i = 0; i < n; ++i) std::sort(of.begin() + start[std::size_t(i)], of.begin() + start[std::size_t(i) + 1]);
 }
 
