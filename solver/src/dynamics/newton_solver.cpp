@@ -90,7 +90,8 @@ bool NewtonSolver::chord_direction(const StepContext& s, const Positions& q, con
   return linear_solver_.solve_again(-g, direction);
 }
 
-NewtonResult NewtonSolver::solve(const StepContext& s, Positions& q, const std::vector<bool>& fixed, double t1) {
+NewtonResult NewtonSolver::solve(const StepContext& s, Positions& q, const std::vector<bool>& fixed, double t1,
+                                 const EarlyStop* early) {
   NewtonResult result;
   std::optional<double> e0;  // energy at q with the current contacts (known after an accepted step)
   std::optional<ContactSet> accepted = queries_.contacts_at(q);
@@ -128,6 +129,13 @@ NewtonResult NewtonSolver::solve(const StepContext& s, Positions& q, const std::
     const Positions dq = as_positions(direction);
     if (!chord_step) move = sys_.max_fine_displacement(dq);
     if (converged_after_last_step(q, dq, move, contacts)) return result;
+    if (early && move < early->move) {
+      if (early->stop(q)) {
+        result.stopped_early = true;
+        return result;
+      }
+      early = nullptr;  // asked once
+    }
 
     // Largest collision-free step, then backtracking until the energy decreases.
     double alpha = std::min(1.0, queries_.collision_free_fraction(q, dq, &contacts));

@@ -114,16 +114,17 @@ double TimeStepper::current_min_distance() const {
   return minimum_distance(sys_.collision().mesh(), x, c, params_.ground_height);
 }
 
-void TimeStepper::solve_round(StepContext& s, Positions& q, const std::vector<bool>& fixed, double t1,
-                              StepStats& stats) {
+bool TimeStepper::solve_round(StepContext& s, Positions& q, const std::vector<bool>& fixed, double t1,
+                              StepStats& stats, const EarlyStop* early) {
   const auto add = [&](const NewtonResult& r) {
     stats.newton_iterations += r.iterations;
     stats.factorizations += r.factorizations;
     stats.line_search_steps += r.line_search_steps;
   };
   if (s.targets.empty()) {
-    add(newton_.solve(s, q, fixed, t1));
-    return;
+    const NewtonResult r = newton_.solve(s, q, fixed, t1, early);
+    add(r);
+    return r.stopped_early;
   }
   auto residual = [&](const Positions& qq) {
     double r = 0;
@@ -141,6 +142,7 @@ void TimeStepper::solve_round(StepContext& s, Positions& q, const std::vector<bo
       for (PrescribedTarget& t : s.targets) t.lambda -= s.al_stiffness * (q.row(t.node).transpose() - t.target);
     }
   }
+  return false;
 }
 
 StepStats TimeStepper::step() {
@@ -189,13 +191,30 @@ StepStats TimeStepper::step() {
   // solve again (from there) until the normal forces settle.
   std::optional<ContactSet> end_contacts;  // contacts at q, when known
   const int max_rounds = s.friction ? std::max(1, params_.contact.friction_max_rounds) : 1;
+  const auto friction_at = [&](const Positions& qq, const ContactSet& contacts) {
+    return build_friction_set(mesh, sys_.collision().positions(qq), contacts, params_.contact.dhat,
+                              params_.contact.kappa, params_.contact.friction, params_.contact.epsv, h);
+  };
+  // A round whose forces will not settle need not be solved to newton_tol: once
+  // Newton is within kFrictionPeek x newton_tol, check the forces there, and if
+  // they moved by more than friction_tol already, start the next round from there.
+  std::optional<FrictionSet> peeked;
+  const EarlyStop early{kFrictionPeek * params_.solver.newton_tol * h, [&](const Positions& qq) {
+                          FrictionSet next = friction_at(qq, queries_.contacts_at(qq));
+                          if (relative_normal_force_change(*s.friction, next) <= params_.contact.friction_tol)
+                            return false;
+                          peeked = std::move(next);
+                          return true;
+                        }};
   for (int round = 1;; ++round) {
     stats.friction_rounds = round;
-    solve_round(s, q, fixed, t1, stats);
+    if (solve_round(s, q, fixed, t1, stats, round < max_rounds ? &early : nullptr)) {
+      s.friction = std::move(peeked);
+      continue;
+    }
     if (round >= max_rounds) break;
     end_contacts = queries_.contacts_at(q);
-    FrictionSet next = build_friction_set(mesh, sys_.collision().positions(q), *end_contacts, params_.contact.dhat,
-                                          params_.contact.kappa, params_.contact.friction, params_.contact.epsv, h);
+    FrictionSet next = friction_at(q, *end_contacts);
     // Settled: keep the set this solution was solved with (its forces are reported).
     if (relative_normal_force_change(*s.friction, next) <= params_.contact.friction_tol) break;
     s.friction = std::move(next);

@@ -11,6 +11,7 @@
 #include "eipc/optim/linear_solver.hpp"
 
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <vector>
@@ -35,6 +36,16 @@ struct NewtonResult {
   int iterations = 0;  ///< Newton directions (each one a line search or the stopping test)
   int line_search_steps = 0;
   int factorizations = 0;  ///< Hessian assemblies and factorisations (the others are chord steps)
+  bool stopped_early = false;  ///< an EarlyStop ended the solve before newton_tol
+};
+
+/// Lets the caller end a solve before newton_tol: the first time a direction's
+/// largest fine-vertex move falls below `move`, `stop(q)` is asked at the
+/// current iterate q. (The friction rounds check there whether the lagged
+/// normal forces will settle; when not, the rest of the solve is wasted.)
+struct EarlyStop {
+  double move = 0.0;
+  std::function<bool(const Positions& q)> stop;
 };
 
 class NewtonSolver {
@@ -47,7 +58,8 @@ public:
   /// `fixed` held; t1 (the step's end time) is for messages. Stops when the
   /// largest fine-vertex move of a step is below newton_tol * h. Throws
   /// SolverFailure (q then holds the last accepted iterate).
-  NewtonResult solve(const StepContext& s, Positions& q, const std::vector<bool>& fixed, double t1);
+  NewtonResult solve(const StepContext& s, Positions& q, const std::vector<bool>& fixed, double t1,
+                     const EarlyStop* early = nullptr);
 
   /// From now on a solve still running at `deadline` stops (checked every
   /// iteration) with WallTimeExceeded. nullopt: no limit.
