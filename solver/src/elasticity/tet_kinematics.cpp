@@ -89,15 +89,19 @@ Mat<12> pull_back_identity_plus_rank4(double a, const std::array<Mat3, 4>& M, co
                                       const Mat3& Dm_inv) {
   const Eigen::Matrix<double, 4, 3> B = vertex_weights(Dm_inv);
   const Eigen::Matrix4d gram = B * B.transpose();
-  Mat<12> H = Mat<12>::Zero();
-  for (int p = 0; p < 4; ++p)
-    for (int q = 0; q < 4; ++q) H.block<3, 3>(3 * p, 3 * q).diagonal().setConstant(a * gram(p, q));
+  // Column k of G is vec(M_k B^T) = dF/dx^T vec(M_k); Gw scales it by w_k.
+  Eigen::Matrix<double, 12, 4> G, Gw;
   for (int k = 0; k < 4; ++k) {
-    const Eigen::Matrix<double, 3, 4> G = M[k] * B.transpose();
-    const Eigen::Map<const Vec<12>> g(G.data());
-    H.noalias() += (w[k] * g) * g.transpose();
+    const Eigen::Matrix<double, 3, 4> Gk = M[k] * B.transpose();
+    G.col(k) = Eigen::Map<const Vec<12>>(Gk.data());
+    Gw.col(k) = w[k] * G.col(k);
   }
-  return 0.5 * (H + H.transpose());  // exact symmetry for the sparse solver
+  Mat<12> H = Gw.lazyProduct(G.transpose());
+  for (int p = 0; p < 4; ++p)
+    for (int q = 0; q < 4; ++q) H.block<3, 3>(3 * p, 3 * q).diagonal().array() += a * gram(p, q);
+  // The lower triangle mirrored: exactly symmetric for the sparse solver.
+  H.triangularView<Eigen::StrictlyUpper>() = H.transpose();
+  return H;
 }
 
 Vec<12> tet_coordinates(const Positions& x, const Tets& tets, int t) {
