@@ -23,7 +23,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from eipc_report.fit import fitted_order  # noqa: E402  (the report's own fit)
 
-DEFAULTS = {"error_tolerance": 0.05, "speed_tolerance": 0.35, "order_min": 0.8, "order_max": 1.2}
+DEFAULTS = {"error_tolerance": 0.05, "speed_tolerance": 0.35, "order_min": 0.85, "order_max": 1.2}  # issue 20: first order, 0.85-1.2
 
 
 def read_runs(path):
