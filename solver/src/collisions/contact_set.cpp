@@ -156,28 +156,46 @@ struct MoveBall {
   double r;
 };
 
+/// The move ball of primitive p (a row of N vertices of `primitives`).
 template <int N, class Rows>
-std::vector<MoveBall> move_balls(const Positions& moved, const Rows& primitives) {
-  std::vector<MoveBall> balls(std::size_t(primitives.rows()));
-  parallel_for_each(balls.size(), 4096, [&](std::size_t p) {
-    Eigen::RowVector3d c = Eigen::RowVector3d::Zero();
-    for (int i = 0; i < N; ++i) c += moved.row(primitives(Eigen::Index(p), i));
-    c /= N;
-    double r2 = 0.0;
-    for (int i = 0; i < N; ++i) r2 = std::max(r2, (moved.row(primitives(Eigen::Index(p), i)) - c).squaredNorm());
-    balls[p] = MoveBall{{c[0], c[1], c[2]}, std::sqrt(r2)};
-  });
-  return balls;
+MoveBall move_ball(const Positions& moved, const Rows& primitives, int p) {
+  Eigen::RowVector3d c = Eigen::RowVector3d::Zero();
+  for (int i = 0; i < N; ++i) c += moved.row(primitives(p, i));
+  c /= N;
+  double r2 = 0.0;
+  for (int i = 0; i < N; ++i) r2 = std::max(r2, (moved.row(primitives(p, i)) - c).squaredNorm());
+  return MoveBall{{c[0], c[1], c[2]}, std::sqrt(r2)};
 }
 
-std::vector<MoveBall> vertex_move_balls(const Positions& moved) {
-  std::vector<MoveBall> balls(std::size_t(moved.rows()));
-  for (std::size_t v = 0; v < balls.size(); ++v) {
-    const double* m = moved.data() + 3 * v;
-    balls[v] = MoveBall{{m[0], m[1], m[2]}, 0.0};
+/// Move balls computed when asked.
+template <int N, class Rows>
+struct ComputedMoveBalls {
+  const Positions& moved;
+  const Rows& primitives;
+  MoveBall operator[](int p) const { return move_ball<N>(moved, primitives, p); }
+};
+
+/// Move balls looked up in a table of all of them.
+struct MoveBallTable {
+  std::vector<MoveBall> table;
+  template <int N, class Rows>
+  static MoveBallTable of(const Positions& moved, const Rows& primitives) {
+    MoveBallTable t;
+    t.table.resize(std::size_t(primitives.rows()));
+    parallel_for_each(t.table.size(), 4096, [&](std::size_t p) { t.table[p] = move_ball<N>(moved, primitives, int(p)); });
+    return t;
   }
-  return balls;
-}
+  const MoveBall& operator[](int p) const { return table[std::size_t(p)]; }
+};
+
+/// A vertex's move ball: its move, no spread.
+struct VertexMoveBalls {
+  const Positions& moved;
+  MoveBall operator[](int v) const {
+    const double* m = moved.data() + 3 * std::ptrdiff_t(v);
+    return MoveBall{{m[0], m[1], m[2]}, 0.0};
+  }
+};
 
 /// The two primitives of a pair (indices into their move balls).
 std::pair<int, int> primitives(const PointTriangleCandidate& c) { return {c.vertex, c.face}; }
@@ -187,20 +205,18 @@ std::pair<int, int> primitives(const EdgeEdgeCandidate& c) { return {c.edge_a, c
 /// `slack`) stays at or beyond `out_from` to that lower bound; returns the
 /// other pairs (in order), which need their distance. Pairs sharing a vertex
 /// (gap infinity) are neither.
-template <class Candidate>
-std::vector<std::size_t> reduce_gaps(const std::vector<Candidate>& pairs, float* gaps, const std::vector<MoveBall>& balls_a,
-                                     const std::vector<MoveBall>& balls_b, double out_from, double slack) {
+template <class Candidate, class BallsA, class BallsB>
+std::vector<std::size_t> reduce_gaps(const std::vector<Candidate>& pairs, float* gaps, const BallsA& balls_a,
+                                     const BallsB& balls_b, double out_from, double slack) {
   std::vector<std::size_t> rest;
   parallel_gather(pairs.size(), 4096, rest, [&](std::size_t begin, std::size_t end, std::vector<std::size_t>& dst) {
     const Candidate* p = pairs.data();
-    const MoveBall* a = balls_a.data();
-    const MoveBall* b = balls_b.data();
     float* g = gaps;
     for (std::size_t i = begin; i < end; ++i) {
       const float gap = g[i];
       if (gap == std::numeric_limits<float>::infinity()) continue;
       const auto [pa, pb] = primitives(p[i]);
-      const MoveBall &ba = a[pa], &bb = b[pb];
+      const MoveBall &ba = balls_a[pa], &bb = balls_b[pb];
       const double dx = ba.c[0] - bb.c[0], dy = ba.c[1] - bb.c[1], dz = ba.c[2] - bb.c[2];
       const double bound = double(gap) - (std::sqrt(dx * dx + dy * dy + dz * dz) + ba.r + bb.r) - slack;
       if (bound >= out_from)
@@ -292,18 +308,32 @@ Candidates candidates_within(const CollisionMesh& mesh, const Positions& x, cons
   // moves), so that gaps reduced again and again stay lower bounds.
   const double out_from = distance * (1.0 + 1e-6);
   const double slack = moved.rows() > 0 ? 1e-12 * moved.cwiseAbs().maxCoeff() : 0.0;
-  const std::vector<MoveBall> vertex_balls = vertex_move_balls(moved), face_balls = move_balls<3>(moved, mesh.faces),
-                              edge_balls = move_balls<2>(moved, mesh.edges);
   float* pt_gaps = gaps.data();
   float* ee_gaps = gaps.data() + candidates.point_triangle.size();
+  // Pairs not kept out by their move balls, which need their distance. A
+  // table of all faces' (edges') balls when a list has more pairs than there
+  // are faces (edges): each is then in many pairs; else each computed when
+  // asked (a short list, such as the pairs between bodies, need not pay for
+  // every primitive of the mesh).
+  const VertexMoveBalls vertex_balls{moved};
+  const std::vector<std::size_t> pt_rest =
+      candidates.point_triangle.size() > std::size_t(mesh.faces.rows())
+          ? reduce_gaps(candidates.point_triangle, pt_gaps, vertex_balls, MoveBallTable::of<3>(moved, mesh.faces),
+                        out_from, slack)
+          : reduce_gaps(candidates.point_triangle, pt_gaps, vertex_balls, ComputedMoveBalls<3, Tris>{moved, mesh.faces},
+                        out_from, slack);
+  std::vector<std::size_t> ee_rest;
+  if (candidates.edge_edge.size() > std::size_t(mesh.edges.rows())) {
+    const MoveBallTable edge_balls = MoveBallTable::of<2>(moved, mesh.edges);
+    ee_rest = reduce_gaps(candidates.edge_edge, ee_gaps, edge_balls, edge_balls, out_from, slack);
+  } else {
+    const ComputedMoveBalls<2, Edges> edge_balls{moved, mesh.edges};
+    ee_rest = reduce_gaps(candidates.edge_edge, ee_gaps, edge_balls, edge_balls, out_from, slack);
+  }
   Candidates out;
   out.point_triangle =
-      measured_within(mesh, x, candidates.point_triangle,
-                      reduce_gaps(candidates.point_triangle, pt_gaps, vertex_balls, face_balls, out_from, slack), pt_gaps,
-                      distance, make_point_triangle);
-  out.edge_edge = measured_within(mesh, x, candidates.edge_edge,
-                                  reduce_gaps(candidates.edge_edge, ee_gaps, edge_balls, edge_balls, out_from, slack),
-                                  ee_gaps, distance, make_edge_edge);
+      measured_within(mesh, x, candidates.point_triangle, pt_rest, pt_gaps, distance, make_point_triangle);
+  out.edge_edge = measured_within(mesh, x, candidates.edge_edge, ee_rest, ee_gaps, distance, make_edge_edge);
   return out;
 }
 
