@@ -41,15 +41,6 @@ bool covers(const Positions& reference, double skin, const Positions& x, const s
   return true;
 }
 
-/// How far each of `vertices` moved from `reference` to x beyond their mean
-/// displacement (zero for the other vertices).
-std::vector<double> moves_beyond_mean(const Positions& reference, const Positions& x, const std::vector<int>& vertices) {
-  const Eigen::RowVector3d mean = mean_displacement(reference, x, vertices);
-  std::vector<double> moved(std::size_t(x.rows()), 0.0);
-  for (int v : vertices) moved[std::size_t(v)] = (x.row(v) - reference.row(v) - mean).norm();
-  return moved;
-}
-
 /// Were all patches trusted when the set was found (`then`) trusted now?
 bool still_trusted(const std::vector<char>& then, const std::vector<char>& now) {
   for (std::size_t p = 0; p < then.size(); ++p)
@@ -143,7 +134,9 @@ const Candidates& CandidateCache::group_along(Group& g, const CollisionMesh& mes
   g.skin = std::clamp(2.0 * sweep, min_skin_, max_skin_);
   g.reference = x0;
   g.trusted = excluding ? trusted : std::vector<char>{};
+  const Candidates then = std::move(g.cached);
   g.cached = find(x0, x0, dhat_ + 2.001 * g.skin);  // a hair more against round-off
+  g.gaps.carry(then, g.cached);
   ++g.rebuilds;
   return g.cached;
 }
@@ -178,17 +171,7 @@ const Candidates& CandidateCache::group_for_contacts(Group& g, const CollisionMe
   if (g.contact_generation == g.rebuilds && covers(g.contact_reference, contact_skin_, x, g.vertices))
     return g.for_contacts;
   changed = true;
-  // The first filtering after a rebuild measures each pair's gap; later ones
-  // compute distances only for pairs whose vertices moved enough to close it
-  // (most of a fine surface's pairs with itself never come close).
-  const double within = dhat_ + 2.001 * contact_skin_;
-  if (g.gap_generation != g.rebuilds) {
-    g.for_contacts = candidates_within(mesh, x, near, within, g.gaps);
-    g.gap_reference = x;
-    g.gap_generation = g.rebuilds;
-  } else {
-    g.for_contacts = candidates_within(mesh, x, near, within, g.gaps, moves_beyond_mean(g.gap_reference, x, g.vertices));
-  }
+  g.for_contacts = g.gaps.within(mesh, x, near, dhat_ + 2.001 * contact_skin_);
   g.contact_reference = x;
   g.contact_generation = g.rebuilds;
   return g.for_contacts;

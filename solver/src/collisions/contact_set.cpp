@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 
 namespace eipc {
@@ -109,8 +111,16 @@ std::vector<Item> kept_items(const std::vector<Item>& in, Keep keep) {
 
 /// A float not above d (a lower bound stays one when stored as float).
 float float_below(double d) {
-  const float f = static_cast<float>(d);
-  return static_cast<double>(f) > d ? std::nextafter(f, -std::numeric_limits<float>::infinity()) : f;
+  float f = static_cast<float>(d);
+  if (!(static_cast<double>(f) > d)) return f;
+  if (f > 0.0f && f < std::numeric_limits<float>::infinity()) {  // the next float down, without a libm call
+    std::uint32_t bits;
+    std::memcpy(&bits, &f, sizeof f);
+    --bits;
+    std::memcpy(&f, &bits, sizeof f);
+    return f;
+  }
+  return std::nextafter(f, -std::numeric_limits<float>::infinity());
 }
 
 /// Is the pair closer than `distance` (make_point_triangle / make_edge_edge
@@ -135,6 +145,113 @@ bool measure(const CollisionMesh& mesh, const Positions& x, const Candidate& can
   return near;
 }
 
+/// Where a primitive's vertices moved: the mean c of their moves and the
+/// largest distance r of one of them from it. Points of the primitives are
+/// convex combinations of their vertices, so no distance between primitives
+/// A and B changed by more than the largest |m_i - m_j| over a vertex i of A
+/// and j of B, which is at most |c_A - c_B| + r_A + r_B: one test per pair,
+/// on data of its two primitives only.
+struct MoveBall {
+  double c[3];
+  double r;
+};
+
+/// The move ball of primitive p (a row of N vertices of `primitives`).
+template <int N, class Rows>
+MoveBall move_ball(const Positions& moved, const Rows& primitives, int p) {
+  Eigen::RowVector3d c = Eigen::RowVector3d::Zero();
+  for (int i = 0; i < N; ++i) c += moved.row(primitives(p, i));
+  c /= N;
+  double r2 = 0.0;
+  for (int i = 0; i < N; ++i) r2 = std::max(r2, (moved.row(primitives(p, i)) - c).squaredNorm());
+  return MoveBall{{c[0], c[1], c[2]}, std::sqrt(r2)};
+}
+
+/// Move balls computed when asked.
+template <int N, class Rows>
+struct ComputedMoveBalls {
+  const Positions& moved;
+  const Rows& primitives;
+  MoveBall operator[](int p) const { return move_ball<N>(moved, primitives, p); }
+};
+
+/// Move balls looked up in a table of all of them.
+struct MoveBallTable {
+  std::vector<MoveBall> table;
+  template <int N, class Rows>
+  static MoveBallTable of(const Positions& moved, const Rows& primitives) {
+    MoveBallTable t;
+    t.table.resize(std::size_t(primitives.rows()));
+    parallel_for_each(t.table.size(), 4096, [&](std::size_t p) { t.table[p] = move_ball<N>(moved, primitives, int(p)); });
+    return t;
+  }
+  const MoveBall& operator[](int p) const { return table[std::size_t(p)]; }
+};
+
+/// A vertex's move ball: its move, no spread.
+struct VertexMoveBalls {
+  const Positions& moved;
+  MoveBall operator[](int v) const {
+    const double* m = moved.data() + 3 * std::ptrdiff_t(v);
+    return MoveBall{{m[0], m[1], m[2]}, 0.0};
+  }
+};
+
+/// The two primitives of a pair (indices into their move balls).
+std::pair<int, int> primitives(const PointTriangleCandidate& c) { return {c.vertex, c.face}; }
+std::pair<int, int> primitives(const EdgeEdgeCandidate& c) { return {c.edge_a, c.edge_b}; }
+
+/// Reduces the gap of every pair whose gap less its move-ball bound (and
+/// `slack`) stays at or beyond `out_from` to that lower bound; returns the
+/// other pairs (in order), which need their distance. Pairs sharing a vertex
+/// (gap infinity) are neither.
+template <class Candidate, class BallsA, class BallsB>
+std::vector<std::size_t> reduce_gaps(const std::vector<Candidate>& pairs, float* gaps, const BallsA& balls_a,
+                                     const BallsB& balls_b, double out_from, double slack) {
+  std::vector<std::size_t> rest;
+  parallel_gather(pairs.size(), 4096, rest, [&](std::size_t begin, std::size_t end, std::vector<std::size_t>& dst) {
+    const Candidate* p = pairs.data();
+    float* g = gaps;
+    for (std::size_t i = begin; i < end; ++i) {
+      const float gap = g[i];
+      if (gap == std::numeric_limits<float>::infinity()) continue;
+      const auto [pa, pb] = primitives(p[i]);
+      const MoveBall &ba = balls_a[pa], &bb = balls_b[pb];
+      const double dx = ba.c[0] - bb.c[0], dy = ba.c[1] - bb.c[1], dz = ba.c[2] - bb.c[2];
+      const double bound = double(gap) - (std::sqrt(dx * dx + dy * dy + dz * dz) + ba.r + bb.r) - slack;
+      if (bound >= out_from)
+        g[i] = static_cast<float>(bound * (1.0 - 0x1p-23));  // rounded to nearest, still below bound (> 0)
+      else
+        dst.push_back(i);
+    }
+  });
+  return rest;
+}
+
+/// The vertices of each side of a pair.
+std::pair<std::array<int, 1>, std::array<int, 3>> sides(const CollisionMesh& mesh, const PointTriangleCandidate& c) {
+  return {{c.vertex}, {mesh.faces(c.face, 0), mesh.faces(c.face, 1), mesh.faces(c.face, 2)}};
+}
+std::pair<std::array<int, 2>, std::array<int, 2>> sides(const CollisionMesh& mesh, const EdgeEdgeCandidate& c) {
+  return {{mesh.edges(c.edge_a, 0), mesh.edges(c.edge_a, 1)}, {mesh.edges(c.edge_b, 0), mesh.edges(c.edge_b, 1)}};
+}
+
+/// The pairs listed in `rest` closer than `distance` at x, in order, each
+/// measured (its gap set to the lower bound found).
+template <class Candidate, class Make>
+std::vector<Candidate> measured_within(const CollisionMesh& mesh, const Positions& x, const std::vector<Candidate>& pairs,
+                                       const std::vector<std::size_t>& rest, float* gaps, double distance, Make make) {
+  std::vector<Candidate> out;
+  parallel_gather(rest.size(), 256, out, [&](std::size_t begin, std::size_t end, std::vector<Candidate>& dst) {
+    for (std::size_t k = begin; k < end; ++k) {
+      const std::size_t i = rest[k];
+      const auto [a, b] = sides(mesh, pairs[i]);
+      constexpr int NA = int(std::tuple_size<decltype(a)>::value), NB = int(std::tuple_size<decltype(b)>::value);
+      if (measure<NA, NB>(mesh, x, pairs[i], a, b, distance, make, gaps[i])) dst.push_back(pairs[i]);
+    }
+  });
+  return out;
+}
 
 }  // namespace
 
@@ -183,50 +300,40 @@ Candidates candidates_within(const CollisionMesh& mesh, const Positions& x, cons
 }
 
 Candidates candidates_within(const CollisionMesh& mesh, const Positions& x, const Candidates& candidates,
-                             double distance, std::vector<float>& gaps) {
-  if (x.rows() != mesh.num_vertices())
-    throw std::invalid_argument("candidates_within: x has a different vertex count than the collision mesh");
-  const std::size_t npt = candidates.point_triangle.size();
-  gaps.resize(candidates.size());
-  Candidates out;
-  out.point_triangle = kept_items(candidates.point_triangle, [&](std::size_t i) {
-    const PointTriangleCandidate& c = candidates.point_triangle[i];
-    return measure<1, 3>(mesh, x, c, {c.vertex}, {mesh.faces(c.face, 0), mesh.faces(c.face, 1), mesh.faces(c.face, 2)},
-                         distance, make_point_triangle, gaps[i]);
-  });
-  out.edge_edge = kept_items(candidates.edge_edge, [&](std::size_t i) {
-    const EdgeEdgeCandidate& c = candidates.edge_edge[i];
-    return measure<2, 2>(mesh, x, c, {mesh.edges(c.edge_a, 0), mesh.edges(c.edge_a, 1)},
-                         {mesh.edges(c.edge_b, 0), mesh.edges(c.edge_b, 1)}, distance, make_edge_edge, gaps[npt + i]);
-  });
-  return out;
-}
-
-Candidates candidates_within(const CollisionMesh& mesh, const Positions& x, const Candidates& candidates,
-                             double distance, const std::vector<float>& gaps, const std::vector<double>& moved) {
-  if (x.rows() != mesh.num_vertices() || moved.size() != std::size_t(mesh.num_vertices()) ||
-      gaps.size() != candidates.size())
+                             double distance, std::vector<float>& gaps, const Positions& moved) {
+  if (x.rows() != mesh.num_vertices() || moved.rows() != x.rows() || gaps.size() != candidates.size())
     throw std::invalid_argument("candidates_within: sizes of x, moved or gaps do not match");
-  // A relative margin far above the round-off of gaps, moves and distances.
+  // A relative margin far above the round-off of gaps, moves and distances;
+  // the slack covers the round-off of the move balls (a few ulps of the
+  // moves), so that gaps reduced again and again stay lower bounds.
   const double out_from = distance * (1.0 + 1e-6);
-  const std::size_t npt = candidates.point_triangle.size();
+  const double slack = moved.rows() > 0 ? 1e-12 * moved.cwiseAbs().maxCoeff() : 0.0;
+  float* pt_gaps = gaps.data();
+  float* ee_gaps = gaps.data() + candidates.point_triangle.size();
+  // Pairs not kept out by their move balls, which need their distance. A
+  // table of all faces' (edges') balls when a list has more pairs than there
+  // are faces (edges): each is then in many pairs; else each computed when
+  // asked (a short list, such as the pairs between bodies, need not pay for
+  // every primitive of the mesh).
+  const VertexMoveBalls vertex_balls{moved};
+  const std::vector<std::size_t> pt_rest =
+      candidates.point_triangle.size() > std::size_t(mesh.faces.rows())
+          ? reduce_gaps(candidates.point_triangle, pt_gaps, vertex_balls, MoveBallTable::of<3>(moved, mesh.faces),
+                        out_from, slack)
+          : reduce_gaps(candidates.point_triangle, pt_gaps, vertex_balls, ComputedMoveBalls<3, Tris>{moved, mesh.faces},
+                        out_from, slack);
+  std::vector<std::size_t> ee_rest;
+  if (candidates.edge_edge.size() > std::size_t(mesh.edges.rows())) {
+    const MoveBallTable edge_balls = MoveBallTable::of<2>(moved, mesh.edges);
+    ee_rest = reduce_gaps(candidates.edge_edge, ee_gaps, edge_balls, edge_balls, out_from, slack);
+  } else {
+    const ComputedMoveBalls<2, Edges> edge_balls{moved, mesh.edges};
+    ee_rest = reduce_gaps(candidates.edge_edge, ee_gaps, edge_balls, edge_balls, out_from, slack);
+  }
   Candidates out;
-  out.point_triangle = kept_items(candidates.point_triangle, [&](std::size_t i) {
-    const PointTriangleCandidate& c = candidates.point_triangle[i];
-    const double face_moved = std::max({moved[std::size_t(mesh.faces(c.face, 0))], moved[std::size_t(mesh.faces(c.face, 1))],
-                                        moved[std::size_t(mesh.faces(c.face, 2))]});
-    if (double(gaps[i]) - moved[std::size_t(c.vertex)] - face_moved >= out_from) return false;
-    Contact contact;
-    return make_point_triangle(mesh, x, c, distance, contact);
-  });
-  out.edge_edge = kept_items(candidates.edge_edge, [&](std::size_t i) {
-    const EdgeEdgeCandidate& c = candidates.edge_edge[i];
-    const double a_moved = std::max(moved[std::size_t(mesh.edges(c.edge_a, 0))], moved[std::size_t(mesh.edges(c.edge_a, 1))]);
-    const double b_moved = std::max(moved[std::size_t(mesh.edges(c.edge_b, 0))], moved[std::size_t(mesh.edges(c.edge_b, 1))]);
-    if (double(gaps[npt + i]) - a_moved - b_moved >= out_from) return false;
-    Contact contact;
-    return make_edge_edge(mesh, x, c, distance, contact);
-  });
+  out.point_triangle =
+      measured_within(mesh, x, candidates.point_triangle, pt_rest, pt_gaps, distance, make_point_triangle);
+  out.edge_edge = measured_within(mesh, x, candidates.edge_edge, ee_rest, ee_gaps, distance, make_edge_edge);
   return out;
 }
 

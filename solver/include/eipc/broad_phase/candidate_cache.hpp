@@ -20,6 +20,7 @@
 #pragma once
 
 #include "eipc/broad_phase/broad_phase.hpp"
+#include "eipc/collisions/remembered_gaps.hpp"
 
 #include <vector>
 
@@ -73,9 +74,7 @@ private:
     Positions contact_reference;  ///< empty: no contact candidates yet
     Candidates for_contacts;
     int contact_generation = -1;  ///< rebuilds when for_contacts was filtered from cached
-    std::vector<float> gaps;      ///< each pair of cached: a lower bound of its distance at gap_reference
-    Positions gap_reference;
-    int gap_generation = -1;  ///< rebuilds when gaps were measured
+    RememberedGaps gaps;  ///< of cached's pairs, kept through rebuilds for the pairs found again
     std::vector<char> trusted;  ///< the patches trusted when `cached` was found (their pairs left out)
     int rebuilds = 0;
   };

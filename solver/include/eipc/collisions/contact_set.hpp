@@ -50,20 +50,21 @@ ContactSet build_contact_set(const CollisionMesh& mesh, const Positions& x, cons
 Candidates candidates_within(const CollisionMesh& mesh, const Positions& x, const Candidates& candidates,
                              double distance);
 
-/// candidates_within, also giving each candidate (point-triangle ones first,
-/// then edge-edge, in order) a lower bound of its distance at x in `gaps`:
-/// the distance where it was computed, else the gap between the primitives'
-/// boxes (infinity for pairs sharing a vertex).
+/// candidates_within from remembered gaps. `gaps` holds, per candidate
+/// (point-triangle ones first, then edge-edge, in order), a lower bound of
+/// its distance at the earlier positions x - moved (-infinity where none is
+/// known yet); `moved` is each vertex's displacement since then. No distance
+/// between two primitives changed by more than the largest relative move of a
+/// vertex of one and a vertex of the other (their points are convex
+/// combinations of their vertices), which is bounded by the primitives' mean
+/// moves and spreads; a pair whose gap less that bound is still at least
+/// `distance` is left out without a distance computation. On return `gaps`
+/// holds lower bounds at x: the distance (or the primitives' box gap) where it
+/// was computed, else the reduced gap; infinity for pairs sharing a vertex.
+/// The pairs kept are those of candidates_within(mesh, x, candidates,
+/// distance), in order.
 Candidates candidates_within(const CollisionMesh& mesh, const Positions& x, const Candidates& candidates,
-                             double distance, std::vector<float>& gaps);
-/// The same pairs as candidates_within(mesh, x, candidates, distance), from
-/// `gaps` measured at earlier positions x_ref (the overload above) and each
-/// vertex's `moved` distance |x - x_ref - t| (t: any translation common to all
-/// of them): a pair whose gap minus its vertices' moves is still at least
-/// `distance` is left out without a distance computation (a primitive moves
-/// no farther than its farthest-moving vertex).
-Candidates candidates_within(const CollisionMesh& mesh, const Positions& x, const Candidates& candidates,
-                             double distance, const std::vector<float>& gaps, const std::vector<double>& moved);
+                             double distance, std::vector<float>& gaps, const Positions& moved);
 
 /// Same pairs with the same distance types, in the same order (the same
 /// barrier terms, so the same Hessian structure).
