@@ -130,7 +130,7 @@ NewtonResult NewtonSolver::solve(const StepContext& s, Positions& q, const std::
     if (!chord_step) move = sys_.max_fine_displacement(dq);
     if (converged_after_last_step(q, dq, move, contacts)) return result;
     if (early && move < early->move) {
-      if (early->stop(q)) {
+      if (early->stop(q, contacts)) {
         result.stopped_early = true;
         return result;
       }

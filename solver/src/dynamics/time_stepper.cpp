@@ -199,8 +199,9 @@ StepStats TimeStepper::step() {
   // Newton is within kFrictionPeek x newton_tol, check the forces there, and if
   // they moved by more than friction_tol already, start the next round from there.
   std::optional<FrictionSet> peeked;
-  const EarlyStop early{kFrictionPeek * params_.solver.newton_tol * h, [&](const Positions& qq) {
-                          FrictionSet next = friction_at(qq, queries_.contacts_at(qq));
+  const EarlyStop early{kFrictionPeek * params_.solver.newton_tol * h,
+                        [&](const Positions& qq, const ContactSet& contacts) {
+                          FrictionSet next = friction_at(qq, contacts);
                           if (relative_normal_force_change(*s.friction, next) <= params_.contact.friction_tol)
                             return false;
                           peeked = std::move(next);

@@ -40,12 +40,13 @@ struct NewtonResult {
 };
 
 /// Lets the caller end a solve before newton_tol: the first time a direction's
-/// largest fine-vertex move falls below `move`, `stop(q)` is asked at the
-/// current iterate q. (The friction rounds check there whether the lagged
-/// normal forces will settle; when not, the rest of the solve is wasted.)
+/// largest fine-vertex move falls below `move`, `stop(q, contacts)` is asked at
+/// the current iterate q, with its contact set. (The friction rounds check there
+/// whether the lagged normal forces will settle; when not, the rest of the solve
+/// is wasted.)
 struct EarlyStop {
   double move = 0.0;
-  std::function<bool(const Positions& q)> stop;
+  std::function<bool(const Positions& q, const ContactSet& contacts)> stop;
 };
 
 class NewtonSolver {

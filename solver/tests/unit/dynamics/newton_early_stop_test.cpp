@@ -68,7 +68,7 @@ TEST_CASE("Newton's early stop: asked once below its threshold; declined it chan
   const double threshold = 30 * params.solver.newton_tol * params.dt;
   int asked = 0;
   Positions asked_at;
-  const EarlyStop decline{threshold, [&](const Positions& q) {
+  const EarlyStop decline{threshold, [&](const Positions& q, const ContactSet&) {
                             ++asked;
                             asked_at = q;
                             return false;
@@ -92,7 +92,7 @@ TEST_CASE("Newton's early stop: accepted, the solve ends there, and continuing r
   const NewtonResult plain_result = landing.solve(plain);
 
   Positions asked_at;
-  const EarlyStop accept{30 * landing.params.solver.newton_tol * landing.params.dt, [&](const Positions& q) {
+  const EarlyStop accept{30 * landing.params.solver.newton_tol * landing.params.dt, [&](const Positions& q, const ContactSet&) {
                            asked_at = q;
                            return true;
                          }};
