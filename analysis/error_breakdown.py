@@ -21,19 +21,20 @@ import numpy as np
 
 
 def load(path):
-    with h5py.File(path, "r") as f:
-        names = [n.decode() if isinstance(n, bytes) else str(n) for n in f.attrs["body_names"]]
-        kinematic = set()
-        for n in names:
-            if bool(f[f"bodies/{n}"].attrs.get("kinematic", False)):
-                kinematic.add(n)
-        return {
-            "dt": float(f.attrs["dt"]),
-            "step": f["frames/step"][:],
-            "time": f["frames/time"][:],
-            "bodies": [n for n in names if n not in kinematic],
-            "positions": {n: f[f"bodies/{n}/positions"][:] for n in names if n not in kinematic},
-        }
+    """Time step, frames and the positions of the bodies that are not kinematic."""
+    try:
+        with h5py.File(path, "r") as f:
+            names = [n.decode() if isinstance(n, bytes) else str(n) for n in f.attrs["body_names"]]
+            bodies = [n for n in names if not f[f"bodies/{n}"].attrs.get("kinematic", 0)]
+            return {
+                "dt": float(f.attrs["dt"]),
+                "step": f["frames/step"][:],
+                "time": f["frames/time"][:],
+                "bodies": bodies,
+                "positions": {n: f[f"bodies/{n}/positions"][:] for n in bodies},
+            }
+    except (OSError, KeyError) as e:
+        sys.exit(f"error: {path}: not a readable eipc trajectory ({e})")
 
 
 def matched_frames(run, ref, path):
