@@ -299,12 +299,8 @@ Candidates find_candidates_between_bodies(const CollisionMesh& mesh, const Posit
                         });
                       });
     }
-  std::sort(out.point_triangle.begin(), out.point_triangle.end(), [](const auto& p, const auto& q) {
-    return std::tie(p.vertex, p.face) < std::tie(q.vertex, q.face);
-  });
-  std::sort(out.edge_edge.begin(), out.edge_edge.end(), [](const auto& p, const auto& q) {
-    return std::tie(p.edge_a, p.edge_b) < std::tie(q.edge_a, q.edge_b);
-  });
+  std::sort(out.point_triangle.begin(), out.point_triangle.end());
+  std::sort(out.edge_edge.begin(), out.edge_edge.end());
   return out;
 }
 

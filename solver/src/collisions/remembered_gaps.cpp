@@ -7,14 +7,6 @@
 namespace eipc {
 namespace {
 
-/// Lexicographic order of candidates (the order of Candidates' lists).
-bool before(const PointTriangleCandidate& a, const PointTriangleCandidate& b) {
-  return a.vertex != b.vertex ? a.vertex < b.vertex : a.face < b.face;
-}
-bool before(const EdgeEdgeCandidate& a, const EdgeEdgeCandidate& b) {
-  return a.edge_a != b.edge_a ? a.edge_a < b.edge_a : a.edge_b < b.edge_b;
-}
-
 /// Appends to `gaps` the gap of each of `now`'s pairs in the sorted list
 /// `then` (whose gaps start at then_gaps[offset]), -infinity for the others.
 template <class Candidate>
@@ -22,7 +14,7 @@ void carry_list(const std::vector<Candidate>& then, const std::vector<float>& th
                 const std::vector<Candidate>& now, std::vector<float>& gaps) {
   std::size_t j = 0;
   for (const Candidate& c : now) {
-    while (j < then.size() && before(then[j], c)) ++j;
+    while (j < then.size() && then[j] < c) ++j;
     const bool found = j < then.size() && then[j] == c;
     gaps.push_back(found ? then_gaps[offset + j] : -std::numeric_limits<float>::infinity());
   }

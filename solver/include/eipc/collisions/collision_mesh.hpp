@@ -27,6 +27,8 @@ struct PointTriangleCandidate {
   int vertex;
   int face;
   bool operator==(const PointTriangleCandidate& o) const { return vertex == o.vertex && face == o.face; }
+  /// The order of Candidates::point_triangle.
+  bool operator<(const PointTriangleCandidate& o) const { return vertex != o.vertex ? vertex < o.vertex : face < o.face; }
 };
 
 /// Two edges of the collision mesh closer than dhat.
@@ -34,6 +36,8 @@ struct EdgeEdgeCandidate {
   int edge_a;  ///< edge_a < edge_b
   int edge_b;
   bool operator==(const EdgeEdgeCandidate& o) const { return edge_a == o.edge_a && edge_b == o.edge_b; }
+  /// The order of Candidates::edge_edge.
+  bool operator<(const EdgeEdgeCandidate& o) const { return edge_a != o.edge_a ? edge_a < o.edge_a : edge_b < o.edge_b; }
 };
 
 /// Candidate primitive pairs, sorted (pt by vertex then face; ee by edge_a then edge_b)
