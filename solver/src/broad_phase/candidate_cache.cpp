@@ -1,6 +1,7 @@
 #include "eipc/broad_phase/candidate_cache.hpp"
 
 #include "eipc/collisions/contact_set.hpp"
+#include "eipc/geometry/rigid_fit.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -10,35 +11,12 @@ namespace eipc {
 
 namespace {
 
-/// Mean displacement x - reference over `vertices`.
-Eigen::RowVector3d mean_displacement(const Positions& reference, const Positions& x, const std::vector<int>& vertices) {
-  Eigen::RowVector3d sum = Eigen::RowVector3d::Zero();
-  for (int v : vertices) sum += x.row(v) - reference.row(v);
-  return vertices.empty() ? sum : Eigen::RowVector3d(sum / double(vertices.size()));
-}
-
-/// Is every one of `vertices` within `skin` of `reference` after removing their mean displacement?
+/// Is x within `skin` of `reference` after the mean translation of `vertices`,
+/// or else after the rigid motion that best follows them?
 bool covers(const Positions& reference, double skin, const Positions& x, const std::vector<int>& vertices) {
   if (skin < 0.0 || x.rows() != reference.rows()) return false;
-  if (vertices.empty()) return true;
-  // One pass for the mean and the box of the displacements: when the box's
-  // farthest corner from the mean is within the skin, so is every
-  // displacement (the usual case); else a second pass decides exactly.
-  Eigen::Array3d sum = Eigen::Array3d::Zero();
-  Eigen::Array3d lo = Eigen::Array3d::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
-  for (int v : vertices) {
-    const Eigen::Array3d d = (x.row(v) - reference.row(v)).transpose().array();
-    sum += d;
-    lo = lo.min(d);
-    hi = hi.max(d);
-  }
-  const Eigen::Array3d mean = sum / double(vertices.size());
-  const double r2 = skin * skin;
-  if ((hi - mean).max(mean - lo).matrix().squaredNorm() <= r2) return true;
-  const Eigen::RowVector3d translation = mean.matrix().transpose();
-  for (int v : vertices)
-    if ((x.row(v) - reference.row(v) - translation).squaredNorm() > r2) return false;
-  return true;
+  return fit_translation(reference, x, vertices, skin).deviation <= skin ||
+         fit_rigid(reference, x, vertices).deviation <= skin;
 }
 
 /// Were all patches trusted when the set was found (`then`) trusted now?
@@ -70,11 +48,12 @@ void append(Candidates& to, const Candidates& from) {
 }  // namespace
 
 CandidateCache::CandidateCache(double dhat, double min_skin, double max_skin, double contact_skin,
-                               double patch_min_stretch)
+                               double ccd_stop_fraction, double patch_min_stretch)
     : dhat_(dhat),
       min_skin_(min_skin),
       max_skin_(std::max(min_skin, max_skin)),
       contact_skin_(std::min(contact_skin, min_skin)),
+      ccd_stop_fraction_(ccd_stop_fraction),
       patch_min_stretch_(patch_min_stretch) {}
 
 int CandidateCache::rebuilds() const {
@@ -109,36 +88,76 @@ void CandidateCache::make_groups(const CollisionMesh& mesh) {
   }
 }
 
+bool CandidateCache::holds(double inflation, double scale, const RigidFit& at0, const RigidFit& at1) const {
+  // Along the straight move a pair s apart at reference stays at least
+  // c s - 2 deviation apart, c = cos(half the turn between the two fits); the
+  // pairs left out are more than `inflation` apart there. They must stay out
+  // of contact, and keep more of their distance than the CCD could stop them
+  // at (at most the fraction times their distance at x0, s + 2 deviation).
+  const double lower = half_angle_cosine(at0, at1) * inflation - 2.0 * std::max(at0.deviation, at1.deviation);
+  // Far above the round-off of the fits, and above the CCD's allowance for its own.
+  const double moved = std::max((at0.to_mean - at0.from_mean).norm(), (at1.to_mean - at1.from_mean).norm());
+  const double margin = 1e-9 * inflation + 1e-12 * (scale + moved);
+  return lower > dhat_ + margin && lower > ccd_stop_fraction_ * (inflation + 2.0 * at0.deviation) + margin;
+}
+
+bool CandidateCache::keeps(const Group& g, const Positions& x0, const Positions& x1) const {
+  if (g.skin < 0.0 || x0.rows() != g.reference.rows() || x1.rows() != g.reference.rows()) return false;
+  // Within the skin after the mean translation at both ends: in the frame that
+  // follows it, every pair left out has swept boxes more than dhat apart (the
+  // boxes at reference, grown by the skin), so it is in no contact on the way
+  // and fails the CCD's box test.
+  const RigidFit moved0 = fit_translation(g.reference, x0, g.vertices, g.skin);
+  const RigidFit moved1 = &x1 == &x0 ? moved0 : fit_translation(g.reference, x1, g.vertices, g.skin);
+  if (moved0.deviation <= g.skin && moved1.deviation <= g.skin) return true;
+  // Else within the skin after the rigid motion that best follows the group.
+  const RigidFit at0 = fit_rigid(g.reference, x0, g.vertices);
+  if (at0.deviation > g.skin) return false;
+  if (&x1 == &x0) return true;  // no pair left out is within inflation - 2 skin > dhat
+  const RigidFit at1 = fit_rigid(g.reference, x1, g.vertices);
+  return at1.deviation <= g.skin && holds(g.inflation, g.scale, at0, at1);
+}
+
 const Candidates& CandidateCache::group_along(Group& g, const CollisionMesh& mesh, const Positions& x0,
                                               const Positions& x1, const std::vector<char>& trusted, bool& one_off) {
   // Only a body's pairs with itself can lie in one patch.
   const bool excluding = g.body >= 0 && patch_min_stretch_ > 0.0 && !trusted.empty();
-  if (covers(g.reference, g.skin, x0, g.vertices) && (&x1 == &x0 || covers(g.reference, g.skin, x1, g.vertices)) &&
-      still_trusted(g.trusted, trusted))
-    return g.cached;
+  if (still_trusted(g.trusted, trusted) && keeps(g, x0, x1)) return g.cached;
   auto find = [&](const Positions& a, const Positions& b, double inflation) {
     exclusion_.trusted = trusted;
     return g.body >= 0 ? find_candidates_within_body(mesh, a, b, inflation, g.body, &trees_, excluding ? &exclusion_ : nullptr)
                        : find_candidates_between_bodies(mesh, a, b, inflation, &trees_);
   };
-  // x1 in the group's frame (only the group's vertices matter).
-  const Positions x1_followed = x1.rowwise() - mean_displacement(x0, x1, g.vertices);
-  double sweep = 0.0;
-  for (int v : g.vertices) sweep = std::max(sweep, (x1_followed.row(v) - x0.row(v)).norm());
-  if (sweep > max_skin_) {
-    g.one_off = find(x0, x1_followed, dhat_);
-    one_off = true;
-    return g.one_off;
+  // How the group moves beyond the rigid motion that best follows it; room
+  // for this sweep and a few more like it.
+  RigidFit move;
+  if (&x1 != &x0) {
+    move = fit_translation(x0, x1, g.vertices, 0.0);
+    if (move.deviation > max_skin_) move = fit_rigid(x0, x1, g.vertices);
   }
-  // Room for this sweep and a few more like it.
-  g.skin = std::clamp(2.0 * sweep, min_skin_, max_skin_);
-  g.reference = x0;
-  g.trusted = excluding ? trusted : std::vector<char>{};
-  const Candidates then = std::move(g.cached);
-  g.cached = find(x0, x0, dhat_ + 2.001 * g.skin);  // a hair more against round-off
-  g.gaps.carry(then, g.cached);
-  ++g.rebuilds;
-  return g.cached;
+  const double skin = std::clamp(2.0 * move.deviation, min_skin_, max_skin_);
+  const double inflation = dhat_ + 2.001 * skin;  // a hair more against round-off
+  const double scale = x0.size() > 0 ? x0.cwiseAbs().maxCoeff() : 0.0;
+  if (move.deviation <= max_skin_ && (&x1 == &x0 || holds(inflation, scale, RigidFit{}, move))) {
+    g.skin = skin;
+    g.inflation = inflation;
+    g.scale = scale;
+    g.reference = x0;
+    g.trusted = excluding ? trusted : std::vector<char>{};
+    const Candidates then = std::move(g.cached);
+    g.cached = find(x0, x0, inflation);
+    g.gaps.carry(then, g.cached);
+    ++g.rebuilds;
+    return g.cached;
+  }
+  // A one-off for this sweep: the pairs whose swept boxes come within dhat in
+  // the frame that follows the group's mean translation.
+  Eigen::RowVector3d mean = Eigen::RowVector3d::Zero();
+  for (int v : g.vertices) mean += x1.row(v) - x0.row(v);
+  if (!g.vertices.empty()) mean /= double(g.vertices.size());
+  g.one_off = find(x0, x1.rowwise() - mean, dhat_);
+  one_off = true;
+  return g.one_off;
 }
 
 const Candidates& CandidateCache::along(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,

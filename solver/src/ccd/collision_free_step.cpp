@@ -135,4 +135,11 @@ double max_collision_free_step(const CollisionMesh& mesh, const Positions& x0, c
   return collision_free_step(mesh, x0, x1, superset, false, ground_height, min_distance_ratio);
 }
 
+double ccd_stop_fraction(double min_distance_ratio) {
+  // The additive CCD stops once the gap above the kept distance is at most
+  // stop_fraction of the gap it started with (additive_ccd.cpp).
+  const double stop = AdditiveCcdOptions{}.stop_fraction;
+  return min_distance_ratio + stop * (1.0 - min_distance_ratio);
+}
+
 }  // namespace eipc

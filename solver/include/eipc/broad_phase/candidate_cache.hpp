@@ -1,26 +1,28 @@
 // Broad-phase candidates kept across Newton iterations and time steps (a
 // "skin" or Verlet list), in groups that each follow their own motion: the
-// pairs within each body, in a frame that follows that body's mean
-// translation, and the pairs between bodies, in a frame that follows the mean
-// translation of everything. Distances do not change under a translation
-// applied to both primitives of a pair, so each group's frame sees the same
-// contacts and collisions; but a gripper finger carried 2 mm a step moves its
-// own close triangle pairs only by how much it deforms, and a gripper lifting
-// what it holds keeps the pairs between them.
+// pairs within each body and the pairs between bodies. Distances do not change
+// under a rigid motion, so each group's cache is reused while the group's
+// vertices stay within its skin of the reference after the rigid motion that
+// best follows them (least squares over the group's vertices): a gripper
+// finger carried 2 mm and turned 26 mrad a step moves its own close pairs only
+// by how much it deforms, and a gripper lifting what it holds keeps the pairs
+// between them.
 //
-// A group's candidates found at reference positions x_ref with inflation
-// dhat + 2 r contain every pair of the group that comes within dhat, and every
-// pair whose swept boxes overlap in the group's frame, for positions (or
-// straight sweeps between positions) that are x_ref moved by a common
-// translation plus at most r per vertex of the group. Filtering this superset
-// (by distance for contacts, by swept boxes for CCD) gives exactly the group's
-// sets a fresh broad phase in that frame would. A group is rebuilt only when
-// one of its vertices leaves its skin; a sweep longer than the largest skin gets
-// a one-off broad phase of its own (for that group only).
+// A group's candidates are its pairs closer than `inflation` = dhat + 2 skin
+// at the reference. Every pair left out is then, at positions that are the
+// reference rigidly moved plus at most `skin` per vertex, farther than dhat;
+// and along a straight move between two such positions it stays out of
+// contact and keeps more of its distance than the CCD could stop it at, when
+// the turn between the two ends is small (`keeps`, docs/performance.md). So
+// the contacts and the CCD step over the cache are exactly those over every
+// pair. A group is rebuilt when that no longer holds; a sweep longer than the
+// largest skin beyond its rigid part gets a one-off broad phase of its own (for
+// that group only), in the frame that follows the group's mean translation.
 #pragma once
 
 #include "eipc/broad_phase/broad_phase.hpp"
 #include "eipc/collisions/remembered_gaps.hpp"
+#include "eipc/geometry/rigid_fit.hpp"
 
 #include <vector>
 
@@ -30,10 +32,13 @@ class CandidateCache {
 public:
   /// `dhat`: contact distance; skins are between min_skin and max_skin;
   /// `contact_skin` (<= min_skin) is the skin of the contact candidates.
+  /// `ccd_stop_fraction`: a pair that keeps more than this fraction of its
+  /// distance along a move never limits the CCD (ccd_stop_fraction()).
   /// `patch_min_stretch` (> 0): pairs within one trusted affine patch
   /// (CollisionMesh::vertex_patch) closer than dhat / patch_min_stretch at
   /// rest are kept, the patch's other pairs left out; 0: none left out.
-  CandidateCache(double dhat, double min_skin, double max_skin, double contact_skin, double patch_min_stretch = 0.0);
+  CandidateCache(double dhat, double min_skin, double max_skin, double contact_skin, double ccd_stop_fraction,
+                 double patch_min_stretch = 0.0);
 
   /// `trusted` (every query): for each affine patch, whether its map shortens
   /// no direction below patch_min_stretch at the positions asked about (and
@@ -41,10 +46,11 @@ public:
   /// the trusted patches' pairs that are not close at rest: those stay at
   /// least dhat apart and cannot collide (docs/performance.md).
   ///
-  /// For every group, a superset of its pairs whose swept boxes over x0 -> x1
-  /// come within dhat in the group's frame (so of the CCD candidates of
-  /// x0 -> x1, and of the contacts anywhere on the way), in a fixed order:
-  /// the groups one after the other, each sorted as Candidates says.
+  /// For every group, a superset of its pairs that come within dhat anywhere
+  /// on the straight move x0 -> x1 and of those the CCD of that move could
+  /// stop (max_collision_free_step over it equals the step over every pair),
+  /// in a fixed order: the groups one after the other, each sorted as
+  /// Candidates says.
   const Candidates& along(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
                           const std::vector<char>& trusted = {});
   /// A superset of find_candidates(mesh, x, x, dhat).
@@ -54,7 +60,8 @@ public:
   /// A smaller superset of find_candidates(mesh, x, x, dhat), for contact sets
   /// only: each group's pairs of around() within dhat + 2 contact_skin at the
   /// last positions the group was filtered at, refiltered when one of its
-  /// vertices leaves that skin (in the group's frame) or the group is rebuilt.
+  /// vertices leaves that skin (after the rigid motion that best follows the
+  /// group) or the group is rebuilt.
   /// Newton's iterates move much less than a step's sweep, so one filtering
   /// serves most contact sets of a step.
   const Candidates& for_contacts(const CollisionMesh& mesh, const Positions& x, const std::vector<char>& trusted = {});
@@ -66,9 +73,11 @@ private:
   /// The pairs within one body (body >= 0) or between bodies (body < 0).
   struct Group {
     int body = -1;
-    std::vector<int> vertices;  ///< whose mean displacement the group's frame follows
+    std::vector<int> vertices;  ///< whose rigid motion the group follows
     Positions reference;
     double skin = -1.0;  ///< < 0: no reference yet
+    double inflation = 0.0;  ///< cached: the pairs closer than this at reference
+    double scale = 0.0;      ///< the reference's largest |coordinate|
     Candidates cached;
     Candidates one_off;
     Positions contact_reference;  ///< empty: no contact candidates yet
@@ -78,6 +87,12 @@ private:
     std::vector<char> trusted;  ///< the patches trusted when `cached` was found (their pairs left out)
     int rebuilds = 0;
   };
+  /// Does g.cached hold every pair in contact at x0 and x1 and on the straight
+  /// move between them, and every pair the CCD of that move could stop?
+  bool keeps(const Group& g, const Positions& x0, const Positions& x1) const;
+  /// The same for pairs closer than `inflation` at a reference whose largest
+  /// |coordinate| is `scale`, and two positions fitted to it as at0 and at1.
+  bool holds(double inflation, double scale, const RigidFit& at0, const RigidFit& at1) const;
   /// The groups of `mesh` (made at the first call, and again for a mesh of another size).
   void make_groups(const CollisionMesh& mesh);
   /// The group's superset for x0 -> x1: cached, rebuilt, or a one-off (then sets `one_off`).
@@ -87,7 +102,7 @@ private:
   const Candidates& group_for_contacts(Group& g, const CollisionMesh& mesh, const Positions& x,
                                        const std::vector<char>& trusted, bool& changed);
 
-  double dhat_, min_skin_, max_skin_, contact_skin_, patch_min_stretch_;
+  double dhat_, min_skin_, max_skin_, contact_skin_, ccd_stop_fraction_, patch_min_stretch_;
   PatchExclusion exclusion_;  ///< the pairs close at rest, and the trusted patches of the current find
   std::vector<Group> groups_;
   int mesh_vertices_ = -1;

@@ -26,14 +26,24 @@ namespace eipc {
 double max_collision_free_step(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
                                std::optional<double> ground_height, double min_distance_ratio);
 
-/// The same, with candidates from a superset of the pairs whose swept boxes
-/// overlap in some translating frame: a pair within one body in the frame that
-/// follows that body's mean translation (follow_body_translations), a pair
-/// between bodies in the one above (e.g. CandidateCache::along, so one broad
-/// phase serves both). Pairs whose swept boxes do not overlap in their frame
-/// cannot collide and are skipped, so the result equals the overload above.
+/// The same over the pairs of `superset` whose swept boxes overlap in their
+/// frame: a pair within one body in the frame that follows that body's mean
+/// translation (follow_body_translations), a pair between bodies in the one
+/// above (pairs whose boxes do not overlap in some translating frame cannot
+/// collide). The result equals the overload above when `superset` holds every
+/// pair whose boxes overlap in its frame, or at least every such pair this
+/// motion could stop (one that keeps more than ccd_stop_fraction of its
+/// distance all along never does): e.g. CandidateCache::along, so one broad
+/// phase serves both.
 double max_collision_free_step(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
                                const Candidates& superset, std::optional<double> ground_height,
                                double min_distance_ratio);
+
+/// The fraction of its distance at x0 below which max_collision_free_step may
+/// stop a pair: the kept distance (min_distance_ratio) plus the additive CCD's
+/// stopping gap. A pair that stays farther than this fraction of its distance
+/// at x0 (plus the CCD's round-off allowance, 64 ulps of the largest
+/// coordinate) all along the move never limits the step.
+double ccd_stop_fraction(double min_distance_ratio);
 
 }  // namespace eipc

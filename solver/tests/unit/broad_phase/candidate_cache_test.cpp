@@ -1,9 +1,9 @@
-// CandidateCache: filtering its (cached) superset gives, for each group (the
-// pairs within each body, the pairs between bodies), exactly what a fresh broad
-// phase of the group finds in the group's frame, and the CCD and contact sets
-// through it are those of a fresh broad phase, for random motions that stay
-// inside and leave the skin; a common translation alone never leaves it, and a
-// body carried along another keeps its own pairs.
+// CandidateCache: its (cached) superset holds every pair within dhat at the
+// positions asked about and along the moves asked about, and the CCD and
+// contact sets through it are those of a fresh broad phase, for random moves
+// and turns that stay inside and leave the skin; a common translation or a
+// common turn alone never leaves it, and a body carried along another keeps
+// its own pairs.
 #include "eipc/broad_phase/candidate_cache.hpp"
 #include "eipc/ccd/collision_free_step.hpp"
 #include "eipc/collisions/contact_set.hpp"
@@ -11,6 +11,7 @@
 #include "eipc/testing/two_bodies.hpp"
 
 #include <catch2/catch.hpp>
+#include <Eigen/Geometry>
 #include <algorithm>
 #include <random>
 #include <tuple>
@@ -24,18 +25,6 @@ CollisionMesh two_boxes(double dhat) {
   const TetMesh a = box_tet_mesh(Vec3(0, 0, 0), Vec3(0.1, 0.1, 0.05), 3, 3, 2);
   const TetMesh b = box_tet_mesh(Vec3(0.02, 0.03, 0.05 + 0.5 * dhat), Vec3(0.09, 0.08, 0.1), 3, 3, 2);
   return two_body_collision_mesh(a, b);
-}
-
-/// The pairs of `superset` that find_candidates(mesh, x0, x1, inflation) reports, in order.
-Candidates filter(const CollisionMesh& m, const Positions& x0, const Positions& x1, const Candidates& superset,
-                  double inflation) {
-  const double r = 0.5 * inflation;
-  Candidates c;
-  for (const auto& p : superset.point_triangle)
-    if (swept_vertex_box(x0, x1, p.vertex, r).overlaps(swept_face_box(m, x0, x1, p.face, r))) c.point_triangle.push_back(p);
-  for (const auto& e : superset.edge_edge)
-    if (swept_edge_box(m, x0, x1, e.edge_a, r).overlaps(swept_edge_box(m, x0, x1, e.edge_b, r))) c.edge_edge.push_back(e);
-  return c;
 }
 
 void check_same(const Candidates& a, const Candidates& b) {
@@ -64,27 +53,29 @@ Candidates group_of(const CollisionMesh& m, const Candidates& c, int body) {
   return g;
 }
 
-/// x1 in the group's frame: following the body's mean displacement, or everything's.
-Positions frame_of(const CollisionMesh& m, const Positions& x0, const Positions& x1, int body) {
-  if (body < 0) return follow_mean_translation(x0, x1);
-  Eigen::RowVector3d mean = Eigen::RowVector3d::Zero();
-  int n = 0;
-  for (int v = 0; v < m.num_vertices(); ++v)
-    if (m.vertex_body[v] == body) mean += x1.row(v) - x0.row(v), ++n;
-  return x1.rowwise() - mean / n;
+/// Every pair closer than dhat at x is in `superset`.
+void check_holds_contacts(const CollisionMesh& m, const Positions& x, const Candidates& superset, double dhat) {
+  const Candidates near = candidates_within(m, x, find_candidates(m, x, x, dhat), dhat);
+  const Candidates all = sorted(superset);
+  CHECK(std::includes(all.point_triangle.begin(), all.point_triangle.end(), near.point_triangle.begin(),
+                      near.point_triangle.end()));
+  CHECK(std::includes(all.edge_edge.begin(), all.edge_edge.end(), near.edge_edge.begin(), near.edge_edge.end()));
 }
 
-/// Filtering the superset gives, for every group, exactly what a fresh broad
-/// phase of that group finds in the group's frame.
-void check_groups(const CollisionMesh& m, const Positions& x0, const Positions& x1, const Candidates& superset,
-                  double inflation) {
-  for (int body : {0, 1, -1}) {
-    INFO("group " << body);
-    const Positions x1f = frame_of(m, x0, x1, body);
-    const Candidates fresh = body >= 0 ? find_candidates_within_body(m, x0, x1f, inflation, body)
-                                       : find_candidates_between_bodies(m, x0, x1f, inflation);
-    check_same(sorted(filter(m, x0, x1f, group_of(m, superset, body), inflation)), fresh);
-  }
+/// `superset` holds every pair within dhat anywhere on the move x0 -> x1, and
+/// the CCD over it finds the step that testing every pair finds.
+void check_move(const CollisionMesh& m, const Positions& x0, const Positions& x1, const Candidates& superset,
+                double dhat) {
+  for (const double t : {0.0, 0.3, 0.5, 0.7, 1.0}) check_holds_contacts(m, x0 + t * (x1 - x0), superset, dhat);
+  CHECK(max_collision_free_step(m, x0, x1, superset, std::nullopt, 0.1) == max_collision_free_step(m, x0, x1, std::nullopt, 0.1));
+}
+
+/// x turned by `angle` about `axis` through `centre`.
+Positions turned(const Positions& x, double angle, const Vec3& axis, const Vec3& centre) {
+  const Mat3 R = Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix();
+  Positions y = x;
+  for (Eigen::Index v = 0; v < x.rows(); ++v) y.row(v) = (R * (x.row(v).transpose() - centre) + centre).transpose();
+  return y;
 }
 
 /// Contact sets compared as sets (the cache lists its groups one after the other).
@@ -118,20 +109,32 @@ TEST_CASE("within-body and between-body pairs split find_candidates", "[contact]
   }
 }
 
-TEST_CASE("cached candidates filter to exactly each group's fresh broad phase", "[contact][broad_phase]") {
+TEST_CASE("cached candidates hold the contacts and CCD pairs of random moves and turns", "[contact][broad_phase]") {
   const double dhat = 1e-3;
   const CollisionMesh m = two_boxes(dhat);
-  CandidateCache cache(dhat, dhat, 4 * dhat, 0.25 * dhat);
+  CandidateCache cache(dhat, dhat, 4 * dhat, 0.25 * dhat, ccd_stop_fraction(0.1));
   std::mt19937 rng(GENERATE(1u, 2u, 3u));
   std::normal_distribution<double> step(0.0, 0.2 * dhat);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
   Positions x = m.rest;
   int queries = 0;
   std::size_t found = 0, contacts = 0;
   for (int k = 0; k < 60; ++k) {
+    // Each box turned a little about its own centre (up to 40 mrad, about 2
+    // dhat at its corners), then every vertex moved at random.
     Positions x1 = x;
+    for (int body : {0, 1}) {
+      Vec3 centre = Vec3::Zero();
+      int n = 0;
+      for (int v = 0; v < m.num_vertices(); ++v)
+        if (m.vertex_body[v] == body) centre += x.row(v).transpose(), ++n;
+      const Positions spun = turned(x, 0.04 * unit(rng), Vec3(unit(rng), unit(rng), 1.0), centre / n);
+      for (int v = 0; v < m.num_vertices(); ++v)
+        if (m.vertex_body[v] == body) x1.row(v) = spun.row(v);
+    }
     const double scale = k % 15 == 14 ? 30.0 : 1.0;  // now and then a sweep longer than the largest skin
     for (Eigen::Index i = 0; i < x1.size(); ++i) x1.data()[i] += scale * step(rng);
-    check_groups(m, x, x, cache.around(m, x), dhat);
+    check_holds_contacts(m, x, cache.around(m, x), dhat);
     // The contact candidates give the same contact set as a fresh broad phase,
     // at x (refiltered or not) and nearby (reused: well within their skin).
     for (const double f : {0.0, 0.02, 0.05}) {
@@ -141,11 +144,7 @@ TEST_CASE("cached candidates filter to exactly each group's fresh broad phase", 
       contacts += fresh.size();
     }
     found += find_candidates(m, x, x, dhat).size();
-    const Candidates& swept = cache.along(m, x, x1);
-    check_groups(m, x, x1, swept, dhat);
-    check_groups(m, x, x1, swept, 0.0);
-    // The CCD through the cache finds the step that testing every pair finds.
-    CHECK(max_collision_free_step(m, x, x1, swept, std::nullopt, 0.1) == max_collision_free_step(m, x, x1, std::nullopt, 0.1));
+    check_move(m, x, x1, cache.along(m, x, x1), dhat);
     queries += 2;
     x = x1;
   }
@@ -156,10 +155,73 @@ TEST_CASE("cached candidates filter to exactly each group's fresh broad phase", 
   CHECK(cache.rebuilds() < queries);  // three groups
 }
 
+namespace {
+
+/// One body of two flat slivers along x, `gap` apart along z: their boxes are
+/// as far apart as they are, until they turn.
+CollisionMesh two_slivers(double length, double gap) {
+  CollisionMesh m;
+  m.rest.resize(6, 3);
+  m.rest << -length, 0, 0, length, 0, 0, length, 0.1 * length, 0,  //
+      -length, 0, gap, length, 0, gap, length, 0.1 * length, gap;
+  m.faces.resize(2, 3);
+  m.faces << 0, 1, 2, 3, 4, 5;
+  m.edges.resize(6, 2);
+  m.edges << 0, 1, 0, 2, 1, 2, 3, 4, 3, 5, 4, 5;
+  m.vertex_body.assign(6, 0);
+  return m;
+}
+
+/// The slivers pushed apart along z by `apart` (each half of it), then turned
+/// by `angle` about y through their midpoint.
+Positions slivers_at(const CollisionMesh& m, double apart, double angle) {
+  Positions x = m.rest;
+  for (int v = 0; v < 6; ++v) x(v, 2) += v < 3 ? -0.5 * apart : 0.5 * apart;
+  return turned(x, angle, Vec3::UnitY(), 0.5 * (m.rest.row(0) + m.rest.row(3)).transpose());
+}
+
+}  // namespace
+
+TEST_CASE("pairs left out of the cache that a turned move brings close are found", "[contact][broad_phase]") {
+  const double dhat = 1e-3;
+  const CollisionMesh m = two_slivers(20 * dhat, 9.5 * dhat);
+  CandidateCache cache(dhat, dhat, 4 * dhat, 0.25 * dhat, ccd_stop_fraction(0.1));
+  // A sweep that deforms 2 dhat builds the cache at rest with the largest
+  // skin, 4 dhat: pairs within 9 dhat. The slivers' pairs are 9.5 dhat apart.
+  cache.along(m, m.rest, slivers_at(m, 4 * dhat, 0.0));
+  REQUIRE(cache.around(m, m.rest).size() == 0);
+  const int built = cache.rebuilds();
+
+  SECTION("a move within the skin after a turn, that the CCD stops") {
+    // Turned 45 degrees, the slivers' boxes overlap; pushed apart then
+    // together by 3.95 dhat each (within the skin), they go from 17.4 to 1.6
+    // dhat apart: never in contact, but the CCD, keeping 10% of 17.4, stops them.
+    const Positions x0 = slivers_at(m, 7.9 * dhat, M_PI / 4), x1 = slivers_at(m, -7.9 * dhat, M_PI / 4);
+    REQUIRE(max_collision_free_step(m, x0, x1, std::nullopt, 0.1) < 1.0);
+    check_move(m, x0, x1, cache.along(m, x0, x1), dhat);
+    CHECK(cache.around(m, x0).size() == 0);  // x0 alone is covered
+  }
+  SECTION("a position just past the skin, turned or not") {
+    for (const double angle : {0.0, M_PI / 4}) {
+      const Positions x = slivers_at(m, -9 * dhat, angle);  // 0.5 dhat apart
+      check_holds_contacts(m, x, cache.around(m, x), dhat);
+    }
+    CHECK(cache.rebuilds() > built);
+  }
+  SECTION("a straight move between two placements far apart in angle") {
+    // Halfway along a straight move between placements 3 rad apart, every
+    // vector in the plane of the turn is cos(1.5) = 0.07 times as long: the
+    // slivers come within 0.7 dhat though neither end deforms.
+    const Positions x1 = slivers_at(m, 0.0, 3.0);
+    cache.around(m, m.rest);
+    check_move(m, m.rest, x1, cache.along(m, m.rest, x1), dhat);
+  }
+}
+
 TEST_CASE("a common translation keeps the cached candidates", "[contact][broad_phase]") {
   const double dhat = 1e-3;
   const CollisionMesh m = two_boxes(dhat);
-  CandidateCache cache(dhat, dhat, 4 * dhat, 0.25 * dhat);
+  CandidateCache cache(dhat, dhat, 4 * dhat, 0.25 * dhat, ccd_stop_fraction(0.1));
   Positions x = m.rest;
   const Candidates first = cache.around(m, x);
   const int built = cache.rebuilds();
@@ -168,9 +230,28 @@ TEST_CASE("a common translation keeps the cached candidates", "[contact][broad_p
     Positions x1 = x;
     x1.col(2).array() += 10 * dhat;  // far past the largest skin in absolute terms
     const Candidates& swept = cache.along(m, x, x1);
-    // In the following frames nothing moves: the swept pairs are the pairs at x.
-    check_groups(m, x, x1, swept, dhat);
-    check_same(sorted(filter(m, x, follow_mean_translation(x, x1), swept, dhat)), find_candidates(m, x, x, dhat));
+    check_move(m, x, x1, swept, dhat);
+    x = x1;
+  }
+  CHECK(cache.rebuilds() == built);
+  check_same(cache.around(m, x), first);
+}
+
+TEST_CASE("a common turn keeps the cached candidates", "[contact][broad_phase]") {
+  // Both boxes turned together 30 mrad a step about a common axis: their
+  // corners move about 2 dhat a step, past the largest skin in 2 steps, but
+  // no distance changes.
+  const double dhat = 1e-3;
+  const CollisionMesh m = two_boxes(dhat);
+  CandidateCache cache(dhat, dhat, 4 * dhat, 0.25 * dhat, ccd_stop_fraction(0.1));
+  Positions x = m.rest;
+  const Candidates first = cache.around(m, x);
+  const int built = cache.rebuilds();
+  for (int k = 0; k < 20; ++k) {
+    const Positions x1 = turned(x, 0.03, Vec3(1, -1, 2), Vec3(0.05, 0.05, 0.05));
+    check_move(m, x, x1, cache.along(m, x, x1), dhat);
+    check_same_contacts(build_contact_set(m, x1, cache.for_contacts(m, x1), dhat),
+                        build_contact_set(m, x1, find_candidates(m, x1, x1, dhat), dhat));
     x = x1;
   }
   CHECK(cache.rebuilds() == built);
@@ -183,7 +264,7 @@ TEST_CASE("a body carried past the skin keeps its own pairs", "[contact][broad_p
   // pairs within each box never.
   const double dhat = 1e-3;
   const CollisionMesh m = two_boxes(dhat);
-  CandidateCache cache(dhat, dhat, 2 * dhat, 0.25 * dhat);
+  CandidateCache cache(dhat, dhat, 2 * dhat, 0.25 * dhat, ccd_stop_fraction(0.1));
   Positions x = m.rest;
   cache.around(m, x);
   const int built = cache.rebuilds();
@@ -191,9 +272,7 @@ TEST_CASE("a body carried past the skin keeps its own pairs", "[contact][broad_p
     Positions x1 = x;
     for (int v = 0; v < m.num_vertices(); ++v)
       if (m.vertex_body[v] == 1) x1(v, 0) += 3 * dhat;
-    const Candidates& swept = cache.along(m, x, x1);
-    check_groups(m, x, x1, swept, dhat);
-    CHECK(max_collision_free_step(m, x, x1, swept, std::nullopt, 0.1) == max_collision_free_step(m, x, x1, std::nullopt, 0.1));
+    check_move(m, x, x1, cache.along(m, x, x1), dhat);
     check_same_contacts(build_contact_set(m, x1, cache.for_contacts(m, x1), dhat),
                         build_contact_set(m, x1, find_candidates(m, x1, x1, dhat), dhat));
     x = x1;

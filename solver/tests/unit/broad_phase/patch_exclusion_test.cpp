@@ -114,8 +114,8 @@ TEST_CASE("the cache leaving out trusted patches' pairs finds the contacts and C
   const double dhat = 1e-2;  // coarser than the boxes' triangles: many pairs within a box are near
   const TwoPatches t = two_patches(dhat);
   const CollisionMesh& m = t.mesh;
-  CandidateCache excluding(dhat, dhat, 4 * dhat, 0.25 * dhat, kMinStretch);
-  CandidateCache plain(dhat, dhat, 4 * dhat, 0.25 * dhat);
+  CandidateCache excluding(dhat, dhat, 4 * dhat, 0.25 * dhat, ccd_stop_fraction(0.1), kMinStretch);
+  CandidateCache plain(dhat, dhat, 4 * dhat, 0.25 * dhat, ccd_stop_fraction(0.1));
   std::mt19937 rng(GENERATE(1u, 2u, 3u));
   std::uniform_real_distribution<double> unit(-1.0, 1.0);
   std::vector<Mat3> F(2, Mat3::Identity());

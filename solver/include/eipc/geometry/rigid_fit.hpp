@@ -1,0 +1,37 @@
+// The rigid motion that carries a set of points closest to where they went
+// (least squares, Kabsch), and how far they went beyond it. Distances do not
+// change under a rigid motion, so a broad phase can follow it: a gripper
+// finger turned 26 mrad a step moves its own close pairs only by how much it
+// deforms (docs/performance.md).
+#pragma once
+
+#include "eipc/common.hpp"
+
+#include <vector>
+
+namespace eipc {
+
+struct RigidFit {
+  Mat3 rotation = Mat3::Identity();  ///< R: to is about R (from - from_mean) + to_mean
+  Vec3 from_mean = Vec3::Zero();
+  Vec3 to_mean = Vec3::Zero();
+  /// max over the vertices of |to - (R (from - from_mean) + to_mean)|
+  double deviation = 0.0;
+};
+
+/// The proper rotation and translation that best carry `from` onto `to` over
+/// `vertices` (rows of both), and the largest deviation from them.
+RigidFit fit_rigid(const Positions& from, const Positions& to, const std::vector<int>& vertices);
+
+/// The mean displacement of `vertices` from `from` to `to`, as a fit without a
+/// turn. Its deviation is exact, or, when the box of the displacements lies
+/// within `enough` of their mean (one pass), that bound: a cheap first try
+/// before fit_rigid.
+RigidFit fit_translation(const Positions& from, const Positions& to, const std::vector<int>& vertices, double enough);
+
+/// cos(theta / 2), theta the angle of the rotation from a's to b's. It is the
+/// least singular value any (1 - t) R_a + t R_b (t in [0, 1]) can have: a
+/// straight move between two placements shortens no vector by more.
+double half_angle_cosine(const RigidFit& a, const RigidFit& b);
+
+}  // namespace eipc
