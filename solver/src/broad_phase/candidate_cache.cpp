@@ -12,11 +12,9 @@ namespace eipc {
 namespace {
 
 /// Is x within `skin` of `reference` after the mean translation of `vertices`,
-/// or else after the rigid motion that best follows them?
-bool covers(const Positions& reference, double skin, const Positions& x, const std::vector<int>& vertices) {
-  if (skin < 0.0 || x.rows() != reference.rows()) return false;
-  return fit_translation(reference, x, vertices, skin).deviation <= skin ||
-         fit_rigid(reference, x, vertices).deviation <= skin;
+/// or else (if `turn`) after the rigid motion that best follows them?
+bool covers(const Positions& reference, double skin, const Positions& x, const std::vector<int>& vertices, bool turn) {
+  return skin >= 0.0 && x.rows() == reference.rows() && follow(reference, x, vertices, skin, turn).deviation <= skin;
 }
 
 /// Were all patches trusted when the set was found (`then`) trusted now?
@@ -103,19 +101,16 @@ bool CandidateCache::holds(double inflation, double scale, const RigidFit& at0, 
 
 bool CandidateCache::keeps(const Group& g, const Positions& x0, const Positions& x1) const {
   if (g.skin < 0.0 || x0.rows() != g.reference.rows() || x1.rows() != g.reference.rows()) return false;
+  const RigidFit at0 = follow(g.reference, x0, g.vertices, g.skin, g.turns());
+  if (at0.deviation > g.skin) return false;
+  if (&x1 == &x0) return true;  // no pair left out is within inflation - 2 skin > dhat
+  const RigidFit at1 = follow(g.reference, x1, g.vertices, g.skin, g.turns());
+  if (at1.deviation > g.skin) return false;
   // Within the skin after the mean translation at both ends: in the frame that
   // follows it, every pair left out has swept boxes more than dhat apart (the
   // boxes at reference, grown by the skin), so it is in no contact on the way
-  // and fails the CCD's box test.
-  const RigidFit moved0 = fit_translation(g.reference, x0, g.vertices, g.skin);
-  const RigidFit moved1 = &x1 == &x0 ? moved0 : fit_translation(g.reference, x1, g.vertices, g.skin);
-  if (moved0.deviation <= g.skin && moved1.deviation <= g.skin) return true;
-  // Else within the skin after the rigid motion that best follows the group.
-  const RigidFit at0 = fit_rigid(g.reference, x0, g.vertices);
-  if (at0.deviation > g.skin) return false;
-  if (&x1 == &x0) return true;  // no pair left out is within inflation - 2 skin > dhat
-  const RigidFit at1 = fit_rigid(g.reference, x1, g.vertices);
-  return at1.deviation <= g.skin && holds(g.inflation, g.scale, at0, at1);
+  // and fails the CCD's box test. After a turn, the bound of `holds`.
+  return (at0.rotation.isIdentity(0.0) && at1.rotation.isIdentity(0.0)) || holds(g.inflation, g.scale, at0, at1);
 }
 
 const Candidates& CandidateCache::group_along(Group& g, const CollisionMesh& mesh, const Positions& x0,
@@ -133,7 +128,7 @@ const Candidates& CandidateCache::group_along(Group& g, const CollisionMesh& mes
   RigidFit move;
   if (&x1 != &x0) {
     move = fit_translation(x0, x1, g.vertices, 0.0);
-    if (move.deviation > max_skin_) move = fit_rigid(x0, x1, g.vertices);
+    if (move.deviation > max_skin_ && g.turns()) move = fit_rigid(x0, x1, g.vertices, max_skin_);
   }
   const double skin = std::clamp(2.0 * move.deviation, min_skin_, max_skin_);
   const double inflation = dhat_ + 2.001 * skin;  // a hair more against round-off
@@ -187,7 +182,7 @@ const Candidates& CandidateCache::group_for_contacts(Group& g, const CollisionMe
   // dhat + 2 contact_skin there.
   bool one_off = false;  // stays false: a sweep from x to x has length 0
   const Candidates& near = group_along(g, mesh, x, x, trusted, one_off);
-  if (g.contact_generation == g.rebuilds && covers(g.contact_reference, contact_skin_, x, g.vertices))
+  if (g.contact_generation == g.rebuilds && covers(g.contact_reference, contact_skin_, x, g.vertices, g.turns()))
     return g.for_contacts;
   changed = true;
   g.for_contacts = g.gaps.within(mesh, x, near, dhat_ + 2.001 * contact_skin_);

@@ -4,57 +4,80 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 namespace eipc {
 
-RigidFit fit_rigid(const Positions& from, const Positions& to, const std::vector<int>& vertices) {
+namespace {
+
+/// The mean translation (one pass), its deviation bounded by the box of the
+/// displacements: every displacement lies within the box's farthest corner
+/// from their mean.
+RigidFit translation_of(const Positions& from, const Positions& to, const std::vector<int>& vertices) {
   RigidFit fit;
-  if (vertices.empty()) return fit;
-  // One pass for the sums: the rotation need not be the best one to the last
-  // digit (the deviation below is measured exactly for the one found).
-  Mat3 sum_products = Mat3::Zero();
+  Eigen::Array3d lo = Eigen::Array3d::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
   for (int v : vertices) {
     const Vec3 a = from.row(v).transpose(), b = to.row(v).transpose();
     fit.from_mean += a;
     fit.to_mean += b;
-    sum_products += a * b.transpose();
+    lo = lo.min((b - a).array());
+    hi = hi.max((b - a).array());
   }
   const double n = double(vertices.size());
   fit.from_mean /= n;
   fit.to_mean /= n;
-  const Mat3 cross = sum_products - n * fit.from_mean * fit.to_mean.transpose();
+  const Eigen::Array3d mean = (fit.to_mean - fit.from_mean).array();
+  fit.deviation = (hi - mean).max(mean - lo).matrix().norm();
+  return fit;
+}
+
+/// `moved` (the mean translation) with the turn that best follows the vertices.
+RigidFit turned(const Positions& from, const Positions& to, const std::vector<int>& vertices, RigidFit moved) {
+  Mat3 cross = Mat3::Zero();
+  for (int v : vertices) cross += (from.row(v).transpose() - moved.from_mean) * (to.row(v) - moved.to_mean.transpose());
   const Eigen::JacobiSVD<Mat3> svd(cross, Eigen::ComputeFullU | Eigen::ComputeFullV);
   Mat3 flip = Mat3::Identity();
   flip(2, 2) = (svd.matrixV() * svd.matrixU().transpose()).determinant() < 0.0 ? -1.0 : 1.0;
-  fit.rotation = svd.matrixV() * flip * svd.matrixU().transpose();
+  moved.rotation = svd.matrixV() * flip * svd.matrixU().transpose();
+  return moved;
+}
+
+/// The largest |to - (R (from - from_mean) + to_mean)|, or the first past give_up.
+double deviation(const Positions& from, const Positions& to, const std::vector<int>& vertices, const RigidFit& fit,
+                 double give_up) {
+  const double give_up2 = give_up * give_up;
   double worst = 0.0;
-  for (int v : vertices)
+  for (int v : vertices) {
     worst = std::max(worst, (to.row(v).transpose() - fit.to_mean -
                              fit.rotation * (from.row(v).transpose() - fit.from_mean)).squaredNorm());
-  fit.deviation = std::sqrt(worst);
+    if (worst > give_up2) break;
+  }
+  return std::sqrt(worst);
+}
+
+}  // namespace
+
+RigidFit fit_rigid(const Positions& from, const Positions& to, const std::vector<int>& vertices, double give_up) {
+  if (vertices.empty()) return {};
+  RigidFit fit = turned(from, to, vertices, translation_of(from, to, vertices));
+  fit.deviation = deviation(from, to, vertices, fit, give_up);
   return fit;
 }
 
 RigidFit fit_translation(const Positions& from, const Positions& to, const std::vector<int>& vertices, double enough) {
-  RigidFit fit;
-  if (vertices.empty()) return fit;
-  Eigen::Array3d sum = Eigen::Array3d::Zero();
-  Eigen::Array3d lo = Eigen::Array3d::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
-  for (int v : vertices) {
-    const Eigen::Array3d d = (to.row(v) - from.row(v)).transpose().array();
-    sum += d;
-    lo = lo.min(d);
-    hi = hi.max(d);
-  }
-  const Eigen::Array3d mean = sum / double(vertices.size());
-  fit.to_mean = mean.matrix();  // from_mean stays 0: to is about from + to_mean
-  // Every displacement lies in the box, so within its farthest corner from the mean.
-  fit.deviation = (hi - mean).max(mean - lo).matrix().norm();
-  if (fit.deviation <= enough) return fit;
-  double worst = 0.0;
-  for (int v : vertices) worst = std::max(worst, (to.row(v) - from.row(v) - fit.to_mean.transpose()).squaredNorm());
-  fit.deviation = std::sqrt(worst);
+  if (vertices.empty()) return {};
+  RigidFit fit = translation_of(from, to, vertices);
+  if (fit.deviation > enough) fit.deviation = deviation(from, to, vertices, fit, std::numeric_limits<double>::infinity());
+  return fit;
+}
+
+RigidFit follow(const Positions& from, const Positions& to, const std::vector<int>& vertices, double skin, bool turn) {
+  if (vertices.empty()) return {};
+  RigidFit fit = translation_of(from, to, vertices);
+  if (fit.deviation <= skin) return fit;
+  fit.deviation = deviation(from, to, vertices, fit, skin);
+  if (fit.deviation <= skin || !turn) return fit;
+  fit = turned(from, to, vertices, fit);
+  fit.deviation = deviation(from, to, vertices, fit, skin);
   return fit;
 }
 

@@ -2,8 +2,9 @@
 // "skin" or Verlet list), in groups that each follow their own motion: the
 // pairs within each body and the pairs between bodies. Distances do not change
 // under a rigid motion, so each group's cache is reused while the group's
-// vertices stay within its skin of the reference after the rigid motion that
-// best follows them (least squares over the group's vertices): a gripper
+// vertices stay within its skin of the reference after their mean translation
+// or, within a body, after the rigid motion that best follows them (least
+// squares over the group's vertices): a gripper
 // finger carried 2 mm and turned 26 mrad a step moves its own close pairs only
 // by how much it deforms, and a gripper lifting what it holds keeps the pairs
 // between them.
@@ -86,6 +87,9 @@ private:
     RememberedGaps gaps;  ///< of cached's pairs, kept through rebuilds for the pairs found again
     std::vector<char> trusted;  ///< the patches trusted when `cached` was found (their pairs left out)
     int rebuilds = 0;
+    /// Whether the group may follow a turn: a body's pairs with itself. The
+    /// pairs between bodies hold what stands still too (a rack, a table).
+    bool turns() const { return body >= 0; }
   };
   /// Does g.cached hold every pair in contact at x0 and x1 and on the straight
   /// move between them, and every pair the CCD of that move could stop?

@@ -7,6 +7,7 @@
 
 #include "eipc/common.hpp"
 
+#include <limits>
 #include <vector>
 
 namespace eipc {
@@ -20,14 +21,23 @@ struct RigidFit {
 };
 
 /// The proper rotation and translation that best carry `from` onto `to` over
-/// `vertices` (rows of both), and the largest deviation from them.
-RigidFit fit_rigid(const Positions& from, const Positions& to, const std::vector<int>& vertices);
+/// `vertices` (rows of both), and the largest deviation from them; or, once a
+/// vertex deviates more than `give_up`, that vertex's deviation (a caller
+/// asking whether all are within give_up needs no more).
+RigidFit fit_rigid(const Positions& from, const Positions& to, const std::vector<int>& vertices,
+                   double give_up = std::numeric_limits<double>::infinity());
 
 /// The mean displacement of `vertices` from `from` to `to`, as a fit without a
-/// turn. Its deviation is exact, or, when the box of the displacements lies
-/// within `enough` of their mean (one pass), that bound: a cheap first try
-/// before fit_rigid.
+/// turn (rotation I). Its deviation is exact, or, when the box of the
+/// displacements lies within `enough` of their mean, that bound.
 RigidFit fit_translation(const Positions& from, const Positions& to, const std::vector<int>& vertices, double enough);
+
+/// The cheapest fit that leaves every vertex within `skin`, trying the mean
+/// translation (one pass when the box of the displacements is within the skin)
+/// before the rigid motion (if `turn`); when none does, the last fit tried,
+/// with a deviation past the skin (not necessarily the largest).
+RigidFit follow(const Positions& from, const Positions& to, const std::vector<int>& vertices, double skin,
+                bool turn = true);
 
 /// cos(theta / 2), theta the angle of the rotation from a's to b's. It is the
 /// least singular value any (1 - t) R_a + t R_b (t in [0, 1]) can have: a
