@@ -1,7 +1,6 @@
 #include "eipc/broad_phase/candidate_cache.hpp"
 
 #include "eipc/collisions/contact_set.hpp"
-#include "eipc/geometry/rigid_fit.hpp"
 
 #include <algorithm>
 #include <limits>

@@ -4,10 +4,9 @@
 // under a rigid motion, so each group's cache is reused while the group's
 // vertices stay within its skin of the reference after their mean translation
 // or, within a body, after the rigid motion that best follows them (least
-// squares over the group's vertices): a gripper
-// finger carried 2 mm and turned 26 mrad a step moves its own close pairs only
-// by how much it deforms, and a gripper lifting what it holds keeps the pairs
-// between them.
+// squares over the group's vertices): a gripper finger carried 2 mm and turned
+// 26 mrad a step moves its own close pairs only by how much it deforms, and a
+// gripper lifting what it holds keeps the pairs between them.
 //
 // A group's candidates are its pairs closer than `inflation` = dhat + 2 skin
 // at the reference. Every pair left out is then, at positions that are the
@@ -74,7 +73,7 @@ private:
   /// The pairs within one body (body >= 0) or between bodies (body < 0).
   struct Group {
     int body = -1;
-    std::vector<int> vertices;  ///< whose rigid motion the group follows
+    std::vector<int> vertices;  ///< whose motion the group follows
     Positions reference;
     double skin = -1.0;  ///< < 0: no reference yet
     double inflation = 0.0;  ///< cached: the pairs closer than this at reference
