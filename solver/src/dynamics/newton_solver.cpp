@@ -97,7 +97,7 @@ NewtonResult NewtonSolver::solve(const StepContext& s, Positions& q, const std::
   std::optional<ContactSet> accepted = queries_.contacts_at(q);
   VecX direction;
   // The first direction of a step may come from the last step's factorisation.
-  bool have_direction = chord_direction(s, q, *accepted, fixed, direction);
+  bool have_direction = !s.fresh_start && chord_direction(s, q, *accepted, fixed, direction);
   // Largest fine-vertex move of `direction`, known already for a chord step.
   double move = have_direction ? sys_.max_fine_displacement(as_positions(direction)) : 0.0;
   for (int it = 1;; ++it) {

@@ -6,6 +6,7 @@
 #include "eipc/friction/friction_rounds.hpp"
 #include "eipc/util/parallel.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
@@ -163,6 +164,10 @@ StepStats TimeStepper::step() {
   }
   Positions q = q_;
   const std::vector<Vec3> targets = all_prescribed_targets(t1);
+  double departure = 0.0;
+  for (std::size_t i = 0; i < targets.size(); ++i)
+    departure = std::max(departure, (targets[i] - s.q_tilde.row(sys_.prescribed()[i].node).transpose()).norm());
+  s.fresh_start = departure > kFreshStartDeparture * params_.solver.newton_tol * h;
   std::vector<bool> fixed(sys_.num_dofs(), false);
   // Starting from x_t + h v_t instead of x_t halves the Newton iterations of
   // steady motion (grasp: 5.8 -> 3.6 per step at h = 0.02) with the same result.

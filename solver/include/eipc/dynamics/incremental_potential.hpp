@@ -39,6 +39,10 @@ struct StepContext {
   SparseMatrix damping;              ///< beta h K(q^n) from damping_matrix(), empty if no body is damped
   std::vector<PrescribedTarget> targets;  ///< active only in augmented-Lagrangian mode
   double al_stiffness = 0.0;
+  /// Newton's first direction of each solve is assembled afresh instead of
+  /// taken from the last step's matrix (TimeStepper: a prescribed node left
+  /// its inertial prediction, e.g. at a keyframe).
+  bool fresh_start = false;
 };
 
 /// Not thread-safe: the Hessian assembly keeps a growing sparsity pattern and

@@ -83,6 +83,11 @@ private:
   /// times newton_tol * h (grasp, h = 0.02: directions per step 4.02 -> 3.70 at 30; 3.87 at
   /// 10, 3.68 at 50 with more rounds; docs/performance.md "Friction rounds").
   static constexpr double kFrictionPeek = 30.0;
+  /// A step whose prescribed nodes leave their inertial prediction by more than
+  /// this times newton_tol * h (a keyframe changing a gripper's velocity) starts
+  /// Newton with a fresh matrix: the last step's chord there bent FinRay's
+  /// fingers 1.6-1.9 mm, then 6-9 directions followed (docs/performance.md).
+  static constexpr double kFreshStartDeparture = 100.0;
 
   DofSystem sys_;
   SimulationParams params_;

@@ -92,6 +92,26 @@ TEST_CASE("Simulation moves prescribed nodes to targets set between steps", "[si
   CHECK_THROWS_AS(sim.set_prescribed_targets(sim.body_index("b"), lifted), std::invalid_argument);
 }
 
+TEST_CASE("A step whose prescribed nodes jump starts Newton with a fresh matrix", "[simulation]") {
+  // Resting, each step's first direction comes from the last matrix (a chord):
+  // no factorisation. Prescribed targets 2 mm from where the nodes were heading
+  // (a keyframe that changes velocity) get a freshly assembled matrix instead.
+  test::Workspace w;
+  Simulation sim(two_cubes(w, R"("duration": 0.1, "gravity": [0, 0, 0],)"), 1);
+  const int a = sim.body_index("a");
+  Positions lifted = sim.stepper().prescribed_targets(a, sim.time());
+  for (int k = 0; k < 6; ++k) {
+    lifted.col(2).array() += 1e-4;  // lifted steadily, 0.01 m/s
+    sim.set_prescribed_targets(a, lifted);
+    const StepStats stats = sim.step();
+    INFO("step " << k);
+    if (k >= 3) CHECK(stats.factorizations == 0);
+  }
+  lifted.col(2).array() += 0.002;
+  sim.set_prescribed_targets(a, lifted);
+  CHECK(sim.step().factorizations >= 1);
+}
+
 TEST_CASE("A failed step finishes the sinks as incomplete with the last state and the reason", "[simulation]") {
   test::Workspace w;
   // One Newton iteration cannot land a falling cube on the ground.
