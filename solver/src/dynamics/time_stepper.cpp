@@ -164,6 +164,8 @@ StepStats TimeStepper::step() {
   }
   Positions q = q_;
   const std::vector<Vec3> targets = all_prescribed_targets(t1);
+  // How far the prescribed nodes' targets leave their inertial prediction: a
+  // keyframe changing their velocity makes the last step's matrix a poor start.
   double departure = 0.0;
   for (std::size_t i = 0; i < targets.size(); ++i)
     departure = std::max(departure, (targets[i] - s.q_tilde.row(sys_.prescribed()[i].node).transpose()).norm());
