@@ -145,11 +145,8 @@ const Candidates& CandidateCache::group_along(Group& g, const CollisionMesh& mes
     return g.cached;
   }
   // A one-off for this sweep: the pairs whose swept boxes come within dhat in
-  // the frame that follows the group's mean translation.
-  Eigen::RowVector3d mean = Eigen::RowVector3d::Zero();
-  for (int v : g.vertices) mean += x1.row(v) - x0.row(v);
-  if (!g.vertices.empty()) mean /= double(g.vertices.size());
-  g.one_off = find(x0, x1.rowwise() - mean, dhat_);
+  // the frame that follows the group's mean translation (the fits' means).
+  g.one_off = find(x0, x1.rowwise() - (move.to_mean - move.from_mean).transpose(), dhat_);
   one_off = true;
   return g.one_off;
 }
