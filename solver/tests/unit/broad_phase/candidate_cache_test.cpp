@@ -34,11 +34,10 @@ void check_same(const Candidates& a, const Candidates& b) {
   CHECK(a.edge_edge == b.edge_edge);
 }
 
+/// c in Candidates order (operator<, which std::includes below uses too).
 Candidates sorted(Candidates c) {
-  std::sort(c.point_triangle.begin(), c.point_triangle.end(),
-            [](const auto& a, const auto& b) { return std::tie(a.vertex, a.face) < std::tie(b.vertex, b.face); });
-  std::sort(c.edge_edge.begin(), c.edge_edge.end(),
-            [](const auto& a, const auto& b) { return std::tie(a.edge_a, a.edge_b) < std::tie(b.edge_a, b.edge_b); });
+  std::sort(c.point_triangle.begin(), c.point_triangle.end());
+  std::sort(c.edge_edge.begin(), c.edge_edge.end());
   return c;
 }
 
