@@ -126,7 +126,7 @@ const Candidates& CandidateCache::group_along(Group& g, const CollisionMesh& mes
   // for this sweep and a few more like it.
   RigidFit move;
   if (&x1 != &x0) {
-    move = fit_translation(x0, x1, g.vertices, 0.0);
+    move = fit_translation(x0, x1, g.vertices);
     if (move.deviation > max_skin_ && g.turns()) move = fit_rigid(x0, x1, g.vertices, max_skin_);
   }
   const double skin = std::clamp(2.0 * move.deviation, min_skin_, max_skin_);

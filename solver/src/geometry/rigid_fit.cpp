@@ -63,10 +63,10 @@ RigidFit fit_rigid(const Positions& from, const Positions& to, const std::vector
   return fit;
 }
 
-RigidFit fit_translation(const Positions& from, const Positions& to, const std::vector<int>& vertices, double enough) {
+RigidFit fit_translation(const Positions& from, const Positions& to, const std::vector<int>& vertices) {
   if (vertices.empty()) return {};
   RigidFit fit = translation_of(from, to, vertices);
-  if (fit.deviation > enough) fit.deviation = deviation(from, to, vertices, fit, std::numeric_limits<double>::infinity());
+  fit.deviation = deviation(from, to, vertices, fit, std::numeric_limits<double>::infinity());
   return fit;
 }
 

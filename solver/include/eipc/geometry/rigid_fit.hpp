@@ -28,9 +28,8 @@ RigidFit fit_rigid(const Positions& from, const Positions& to, const std::vector
                    double give_up = std::numeric_limits<double>::infinity());
 
 /// The mean displacement of `vertices` from `from` to `to`, as a fit without a
-/// turn (rotation I). Its deviation is exact, or, when the box of the
-/// displacements lies within `enough` of their mean, that bound.
-RigidFit fit_translation(const Positions& from, const Positions& to, const std::vector<int>& vertices, double enough);
+/// turn (rotation I), and the largest deviation from it.
+RigidFit fit_translation(const Positions& from, const Positions& to, const std::vector<int>& vertices);
 
 /// The cheapest fit that leaves every vertex within `skin`, trying the mean
 /// translation (one pass when the box of the displacements is within the skin)
