@@ -133,11 +133,10 @@ std::vector<int> order_by_first(std::vector<T>& pairs, int n, First first) {
   return start;
 }
 
-/// All pairs of one part's primitives (see find_candidates) but those `exclusion` leaves out.
-Candidates pairs_within(const CollisionMesh& mesh, const Positions& x0, const Positions& x1, double inflation,
-                        const Part& part, int body, BroadPhaseTrees& trees, const PatchExclusion* exclusion = nullptr) {
-  // Each primitive box is inflated by half the margin, so overlap <=> gap <= inflation.
-  const PartBoxes b = boxes_of(mesh, x0, x1, 0.5 * inflation, part, body, trees);
+/// All pairs of one part's primitives whose boxes `b` overlap (see
+/// find_candidates) but those `exclusion` leaves out.
+Candidates pairs_within(const CollisionMesh& mesh, const PartBoxes& b, const Part& part,
+                        const PatchExclusion* exclusion = nullptr) {
   Candidates out;
   parallel_gather(std::size_t(b.vertices->num_leaves()), kLeafChunk, out.point_triangle,
                   [&](std::size_t first, std::size_t last, std::vector<PointTriangleCandidate>& dst) {
@@ -177,13 +176,12 @@ void check_counts(const CollisionMesh& mesh, const Positions& x0, const Position
 
 namespace {
 
-/// The patch all of `vertices` lie in, or -1.
-template <std::size_t N>
-int common_patch(const CollisionMesh& mesh, const std::array<int, N>& vertices) {
-  if (mesh.vertex_patch.empty()) return -1;
-  const int p = mesh.vertex_patch[std::size_t(vertices[0])];
-  for (std::size_t i = 1; i < N; ++i)
-    if (mesh.vertex_patch[std::size_t(vertices[i])] != p) return -1;
+/// The patch (or region) all of `vertices` lie in by `piece_of`, or -1.
+int common_piece(const std::vector<int>& piece_of, const std::array<int, 4>& vertices) {
+  if (piece_of.empty()) return -1;
+  const int p = piece_of[std::size_t(vertices[0])];
+  for (std::size_t i = 1; i < 4; ++i)
+    if (piece_of[std::size_t(vertices[i])] != p) return -1;
   return p;
 }
 
@@ -213,16 +211,24 @@ PatchExclusion::PatchExclusion(const CollisionMesh& mesh, const Candidates& at_r
            [](const auto& c) { return c.edge_b; }, edge_start_, edge_of_);
 }
 
+bool PatchExclusion::in_trusted_piece(const CollisionMesh& mesh, const std::array<int, 4>& vertices) const {
+  for (const std::vector<int>* piece : {&mesh.vertex_patch, &mesh.vertex_region}) {
+    const int p = common_piece(*piece, vertices);
+    if (p >= 0 && std::size_t(p) < trusted.size() && trusted[std::size_t(p)]) return true;
+  }
+  return false;
+}
+
 bool PatchExclusion::excludes(const CollisionMesh& mesh, const PointTriangleCandidate& c) const {
-  const int p = common_patch<4>(mesh, {c.vertex, mesh.faces(c.face, 0), mesh.faces(c.face, 1), mesh.faces(c.face, 2)});
-  if (p < 0 || !trusted[std::size_t(p)]) return false;
+  if (!in_trusted_piece(mesh, {c.vertex, mesh.faces(c.face, 0), mesh.faces(c.face, 1), mesh.faces(c.face, 2)}))
+    return false;
   return vertex_start_.empty() || !listed(vertex_start_, face_of_, c.vertex, c.face);
 }
 
 bool PatchExclusion::excludes(const CollisionMesh& mesh, const EdgeEdgeCandidate& c) const {
-  const int p = common_patch<4>(mesh, {mesh.edges(c.edge_a, 0), mesh.edges(c.edge_a, 1), mesh.edges(c.edge_b, 0),
-                                       mesh.edges(c.edge_b, 1)});
-  if (p < 0 || !trusted[std::size_t(p)]) return false;
+  if (!in_trusted_piece(mesh, {mesh.edges(c.edge_a, 0), mesh.edges(c.edge_a, 1), mesh.edges(c.edge_b, 0),
+                               mesh.edges(c.edge_b, 1)}))
+    return false;
   return edge_start_.empty() || !listed(edge_start_, edge_of_, c.edge_a, c.edge_b);
 }
 
@@ -249,7 +255,9 @@ BroadPhaseTrees::Fitted BroadPhaseTrees::fit(int body, std::vector<Aabb> faces, 
 Candidates find_candidates(const CollisionMesh& mesh, const Positions& x0, const Positions& x1, double inflation) {
   check_counts(mesh, x0, x1);
   BroadPhaseTrees trees;
-  return pairs_within(mesh, x0, x1, inflation, whole_mesh(mesh), 0, trees);
+  const Part all = whole_mesh(mesh);
+  // Each primitive box is inflated by half the margin, so overlap <=> gap <= inflation.
+  return pairs_within(mesh, boxes_of(mesh, x0, x1, 0.5 * inflation, all, 0, trees), all);
 }
 
 Candidates find_candidates_within_body(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
@@ -259,7 +267,26 @@ Candidates find_candidates_within_body(const CollisionMesh& mesh, const Position
   const std::vector<Part> parts = parts_by_body(mesh);
   if (body < 0 || body >= int(parts.size())) return {};
   BroadPhaseTrees fresh;
-  return pairs_within(mesh, x0, x1, inflation, parts[std::size_t(body)], body, kept ? *kept : fresh, exclusion);
+  const Part& part = parts[std::size_t(body)];
+  return pairs_within(mesh, boxes_of(mesh, x0, x1, 0.5 * inflation, part, body, kept ? *kept : fresh), part, exclusion);
+}
+
+Candidates find_candidates_grown(const CollisionMesh& mesh, const Positions& x, const std::vector<double>& vertex_grow,
+                                 const std::vector<double>& face_grow, const std::vector<double>& edge_grow) {
+  check_counts(mesh, x, x);
+  const Part all = whole_mesh(mesh);
+  auto grown = [&](std::vector<Aabb> boxes, const std::vector<double>& grow) {
+    for (std::size_t i = 0; i < boxes.size(); ++i) boxes[i].inflate(grow[i]);
+    return boxes;
+  };
+  std::vector<Aabb> faces(all.faces.size()), edges(all.edges.size()), vertices(all.vertices.size());
+  parallel_for_each(faces.size(), grain_for(0.02), [&](std::size_t f) { faces[f] = swept_face_box(mesh, x, x, int(f), 0.0); });
+  parallel_for_each(edges.size(), grain_for(0.02), [&](std::size_t e) { edges[e] = swept_edge_box(mesh, x, x, int(e), 0.0); });
+  parallel_for_each(vertices.size(), grain_for(0.02), [&](std::size_t v) { vertices[v] = swept_vertex_box(x, x, int(v), 0.0); });
+  BroadPhaseTrees trees;
+  return pairs_within(mesh, trees.fit(0, grown(std::move(faces), face_grow), grown(std::move(edges), edge_grow),
+                                      grown(std::move(vertices), vertex_grow)),
+                      all);
 }
 
 Candidates find_candidates_between_bodies(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,

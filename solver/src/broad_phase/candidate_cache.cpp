@@ -1,6 +1,7 @@
 #include "eipc/broad_phase/candidate_cache.hpp"
 
 #include "eipc/collisions/contact_set.hpp"
+#include "eipc/distance/distance.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -23,17 +24,79 @@ bool still_trusted(const std::vector<char>& then, const std::vector<char>& now) 
   return true;
 }
 
-/// The pairs within one affine patch closer than `distance` at rest.
-Candidates close_at_rest_within_patches(const CollisionMesh& mesh, double distance) {
-  const Candidates close =
-      candidates_within(mesh, mesh.rest, find_candidates(mesh, mesh.rest, mesh.rest, 1.01 * distance), distance);
-  PatchExclusion all;  // every patch trusted, no pair at risk: excludes exactly the pairs within one patch
-  all.trusted.assign(mesh.vertex_patch.size(), 1);  // at least as many as there are patches
+/// The longest rest edge of each primitive (rows of `primitives`) whose
+/// vertices lie in different patches of one region; 0 for the others.
+template <class Rows>
+std::vector<double> straddling_length(const CollisionMesh& mesh, const Rows& primitives) {
+  std::vector<double> out(std::size_t(primitives.rows()), 0.0);
+  if (mesh.vertex_region.empty()) return out;
+  for (Eigen::Index i = 0; i < primitives.rows(); ++i) {
+    const int first = primitives(i, 0);
+    bool straddles = false;
+    for (Eigen::Index k = 1; k < primitives.cols(); ++k)
+      straddles = straddles || mesh.vertex_patch[std::size_t(primitives(i, k))] != mesh.vertex_patch[std::size_t(first)];
+    if (!straddles || mesh.vertex_region[std::size_t(first)] < 0) continue;
+    for (Eigen::Index k = 0; k < primitives.cols(); ++k)
+      for (Eigen::Index j = k + 1; j < primitives.cols(); ++j)
+        out[std::size_t(i)] = std::max(out[std::size_t(i)],
+                                       (mesh.rest.row(primitives(i, k)) - mesh.rest.row(primitives(i, j))).norm());
+  }
+  return out;
+}
+
+/// The pairs within one affine patch or convex region closer at rest than
+/// `distance` plus the longest edge of a primitive of theirs that straddles
+/// patches: what a trusted patch or region must keep (docs/performance.md).
+Candidates at_risk_pairs(const CollisionMesh& mesh, double distance) {
+  const std::vector<double> face_length = straddling_length(mesh, mesh.faces);
+  const std::vector<double> edge_length = straddling_length(mesh, mesh.edges);
+  // Boxes grown by half the distance, and by a straddling primitive's length:
+  // every pair found that needs to be.
+  auto grow = [&](std::vector<double> length) {
+    for (double& l : length) l = 0.505 * distance + 1.01 * l;
+    return length;
+  };
+  const Candidates near =
+      find_candidates_grown(mesh, mesh.rest, grow(std::vector<double>(std::size_t(mesh.num_vertices()), 0.0)),
+                            grow(face_length), grow(edge_length));
+  PatchExclusion all;  // every piece trusted, no pair at risk: excludes exactly the pairs within one piece
+  all.trusted.assign(mesh.vertex_patch.size() + mesh.vertex_region.size(), 1);  // more than there are pieces
+  auto row = [&](int v) -> Vec3 { return mesh.rest.row(v).transpose(); };
+  auto closer = [&](double distance_sq, double length) {
+    return distance_sq < (distance + length) * (distance + length);
+  };
   Candidates out;
-  for (const auto& c : close.point_triangle)
-    if (all.excludes(mesh, c)) out.point_triangle.push_back(c);
-  for (const auto& c : close.edge_edge)
-    if (all.excludes(mesh, c)) out.edge_edge.push_back(c);
+  for (const auto& c : near.point_triangle)
+    if (all.excludes(mesh, c) &&
+        closer(point_triangle_distance_sq(row(c.vertex), row(mesh.faces(c.face, 0)), row(mesh.faces(c.face, 1)),
+                                          row(mesh.faces(c.face, 2))),
+               face_length[std::size_t(c.face)]))
+      out.point_triangle.push_back(c);
+  for (const auto& c : near.edge_edge)
+    if (all.excludes(mesh, c) &&
+        closer(edge_edge_distance_sq(row(mesh.edges(c.edge_a, 0)), row(mesh.edges(c.edge_a, 1)),
+                                     row(mesh.edges(c.edge_b, 0)), row(mesh.edges(c.edge_b, 1))),
+               std::max(edge_length[std::size_t(c.edge_a)], edge_length[std::size_t(c.edge_b)])))
+      out.edge_edge.push_back(c);
+  return out;
+}
+
+/// The region every vertex of `vertices` lies in, or -1.
+int common_region(const CollisionMesh& mesh, const std::vector<int>& vertices) {
+  if (mesh.vertex_region.empty() || vertices.empty()) return -1;
+  const int r = mesh.vertex_region[std::size_t(vertices[0])];
+  for (int v : vertices)
+    if (mesh.vertex_region[std::size_t(v)] != r) return -1;
+  return r;
+}
+
+/// The pairs of `c` whose first primitive belongs to `body`.
+Candidates of_body(const CollisionMesh& mesh, const Candidates& c, int body) {
+  Candidates out;
+  for (const auto& p : c.point_triangle)
+    if (mesh.vertex_body[std::size_t(p.vertex)] == body) out.point_triangle.push_back(p);
+  for (const auto& p : c.edge_edge)
+    if (mesh.body_of_edge(p.edge_a) == body) out.edge_edge.push_back(p);
   return out;
 }
 
@@ -67,14 +130,19 @@ void CandidateCache::make_groups(const CollisionMesh& mesh) {
   mesh_vertices_ = mesh.num_vertices();
   exclusion_ = PatchExclusion{};
   const bool patches = std::any_of(mesh.vertex_patch.begin(), mesh.vertex_patch.end(), [](int p) { return p >= 0; });
-  if (patch_min_stretch_ > 0.0 && patches)
-    exclusion_ = PatchExclusion(mesh, close_at_rest_within_patches(mesh, dhat_ / patch_min_stretch_ * (1.0 + 1e-6)));
+  Candidates at_risk;
+  if (patch_min_stretch_ > 0.0 && patches) {
+    at_risk = at_risk_pairs(mesh, dhat_ / patch_min_stretch_ * (1.0 + 1e-6));
+    exclusion_ = PatchExclusion(mesh, at_risk);
+  }
   const int bodies = mesh.vertex_body.empty() ? 1 : *std::max_element(mesh.vertex_body.begin(), mesh.vertex_body.end()) + 1;
   for (int b = 0; b < bodies; ++b) {
     Group g;
     g.body = b;
     for (int v = 0; v < mesh.num_vertices(); ++v)
       if ((mesh.vertex_body.empty() ? 0 : mesh.vertex_body[v]) == b) g.vertices.push_back(v);
+    if (patch_min_stretch_ > 0.0 && (g.region = common_region(mesh, g.vertices)) >= 0)
+      g.region_pairs = of_body(mesh, at_risk, b);
     groups_.push_back(std::move(g));
   }
   if (bodies > 1) {
@@ -83,6 +151,13 @@ void CandidateCache::make_groups(const CollisionMesh& mesh) {
     std::iota(between.vertices.begin(), between.vertices.end(), 0);
     groups_.push_back(std::move(between));
   }
+}
+
+void CandidateCache::replace_cached(Group& g, Candidates now) {
+  const Candidates then = std::move(g.cached);
+  g.cached = std::move(now);
+  g.gaps.carry(then, g.cached);
+  ++g.rebuilds;
 }
 
 bool CandidateCache::holds(double inflation, double scale, const RigidFit& at0, const RigidFit& at1) const {
@@ -116,6 +191,15 @@ const Candidates& CandidateCache::group_along(Group& g, const CollisionMesh& mes
                                               const Positions& x1, const std::vector<char>& trusted, bool& one_off) {
   // Only a body's pairs with itself can lie in one patch.
   const bool excluding = g.body >= 0 && patch_min_stretch_ > 0.0 && !trusted.empty();
+  if (g.region >= 0 && std::size_t(g.region) < trusted.size() && trusted[std::size_t(g.region)]) {
+    // The whole body is one trusted region: only its pairs at risk can come
+    // close or stop the CCD, at any positions it is trusted at.
+    if (!g.in_region) replace_cached(g, g.region_pairs);
+    g.in_region = true;
+    return g.cached;
+  }
+  if (g.in_region) g.skin = -1.0;  // left the region's trust: rebuild below
+  g.in_region = false;
   if (still_trusted(g.trusted, trusted) && keeps(g, x0, x1)) return g.cached;
   auto find = [&](const Positions& a, const Positions& b, double inflation) {
     exclusion_.trusted = trusted;
@@ -138,10 +222,7 @@ const Candidates& CandidateCache::group_along(Group& g, const CollisionMesh& mes
     g.scale = scale;
     g.reference = x0;
     g.trusted = excluding ? trusted : std::vector<char>{};
-    const Candidates then = std::move(g.cached);
-    g.cached = find(x0, x0, inflation);
-    g.gaps.carry(then, g.cached);
-    ++g.rebuilds;
+    replace_cached(g, find(x0, x0, inflation));
     return g.cached;
   }
   // A one-off for this sweep: the pairs whose swept boxes come within dhat in

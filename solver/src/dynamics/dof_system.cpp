@@ -22,7 +22,8 @@ std::vector<int> node_offsets(const std::vector<Body>& bodies) {
 std::vector<SurfaceOnNodes> surfaces_on_nodes(const std::vector<Body>& bodies, const std::vector<int>& offsets) {
   std::vector<SurfaceOnNodes> out;
   for (std::size_t b = 0; b < bodies.size(); ++b)
-    out.push_back({&bodies[b].fine_rest, &bodies[b].surface, &bodies[b].fine_map, offsets[b], &bodies[b].node_rest});
+    out.push_back({&bodies[b].fine_rest, &bodies[b].surface, &bodies[b].fine_map, offsets[b], &bodies[b].node_rest,
+                   &bodies[b].elements});
   return out;
 }
 

@@ -1,10 +1,14 @@
 #include "eipc/embedding/affine_patches.hpp"
 
+#include "eipc/mesh/surface.hpp"
+
 #include <Eigen/Eigenvalues>
 #include <Eigen/LU>
+#include <Eigen/SVD>
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 
 namespace eipc {
@@ -39,31 +43,121 @@ std::vector<int> AffinePatches::add(const std::vector<std::array<int, 4>>& nodes
     }
     const int patch = size();
     patch_of.emplace(key, patch);
-    nodes_.push_back(key);
-    rest_inverse_.push_back(D.inverse());
+    pieces_.push_back({{key}, {D.inverse()}});
     out[v] = patch;
   }
   return out;
 }
 
-Mat3 AffinePatches::map_at(const Positions& q, int patch) const {
-  return edge_matrix(q, nodes_[std::size_t(patch)]) * rest_inverse_[std::size_t(patch)];
+int AffinePatches::add_region(const std::vector<std::array<int, 4>>& tets, const Positions& rest_nodes) {
+  if (tets.size() < 2) return -1;
+  Piece region;
+  Tets as_rows(static_cast<Eigen::Index>(tets.size()), 4);
+  std::vector<int> nodes;
+  for (std::size_t t = 0; t < tets.size(); ++t) {
+    const Mat3 D = edge_matrix(rest_nodes, tets[t]);
+    if (!(std::abs(D.determinant()) > 1e-12 * std::pow(D.norm(), 3))) return -1;
+    region.tets.push_back(tets[t]);
+    region.rest_inverse.push_back(D.inverse());
+    for (int k = 0; k < 4; ++k) {
+      as_rows(static_cast<Eigen::Index>(t), k) = tets[t][std::size_t(k)];
+      nodes.push_back(tets[t][std::size_t(k)]);
+    }
+  }
+  std::sort(nodes.begin(), nodes.end());
+  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+  // Convex (and connected) exactly when every boundary face's plane has all
+  // the nodes on one side: each face then bounds the union, which is the
+  // intersection of their half-spaces. Coplanar nodes (a lattice's faces)
+  // sit within round-off of the plane.
+  double scale = 0.0;
+  for (int n : nodes) scale = std::max(scale, rest_nodes.row(n).cwiseAbs().maxCoeff());
+  const Tris faces = boundary_faces(as_rows);
+  for (Eigen::Index f = 0; f < faces.rows(); ++f) {
+    const Vec3 a = rest_nodes.row(faces(f, 0)).transpose();
+    const Vec3 normal =
+        (rest_nodes.row(faces(f, 1)).transpose() - a).cross(rest_nodes.row(faces(f, 2)).transpose() - a).normalized();
+    bool below = false, above = false;
+    for (int n : nodes) {
+      const double side = normal.dot(rest_nodes.row(n).transpose() - a);
+      below = below || side < -1e-12 * scale;
+      above = above || side > 1e-12 * scale;
+    }
+    if (below && above) return -1;
+  }
+  pieces_.push_back(std::move(region));
+  return size() - 1;
+}
+
+Mat3 AffinePatches::map_at(const Positions& q, const Piece& piece, std::size_t tet) const {
+  return edge_matrix(q, piece.tets[tet]) * piece.rest_inverse[tet];
+}
+
+namespace {
+
+/// The least eigenvalue of a symmetric 3x3 matrix, less an allowance for the
+/// closed form's round-off (~1e-15 of the largest).
+double least_eigenvalue(const Mat3& symmetric) {
+  Eigen::SelfAdjointEigenSolver<Mat3> eig;
+  eig.computeDirect(symmetric, Eigen::EigenvaluesOnly);
+  return eig.eigenvalues()[0] - 1e-12 * eig.eigenvalues().cwiseAbs().maxCoeff();
+}
+
+/// The largest singular value of A, rounded up.
+double spectral_norm(const Mat3& A) {
+  Eigen::SelfAdjointEigenSolver<Mat3> eig;
+  eig.computeDirect(A.transpose() * A, Eigen::EigenvaluesOnly);
+  return std::sqrt(std::max(0.0, eig.eigenvalues()[2]) + 1e-12 * A.squaredNorm());
+}
+
+}  // namespace
+
+bool AffinePatches::patch_trusted(const Positions& q, const Positions& q_end, const Piece& p, double min_stretch,
+                                  double max_stretch) const {
+  const Mat3 F = map_at(q, p, 0);
+  const double moved = &q_end == &q ? 0.0 : (map_at(q_end, p, 0) - F).norm();
+  // sigma_min(F)^2 = smallest eigenvalue of F^T F.
+  const double smallest = std::max(0.0, least_eigenvalue(F.transpose() * F));
+  return std::sqrt(smallest) - moved >= min_stretch && F.norm() <= max_stretch;
+}
+
+bool AffinePatches::region_trusted(const Positions& q, const Positions& q_end, const Piece& p, double min_stretch,
+                                   double max_stretch) const {
+  // Along the move each F_T(t) is on the segment between its ends, and the
+  // stretch of a rest segment is an average of those: in their convex hull.
+  // For F there, |F d| >= d^T R^T F d / |d| >= m |d| (m concave in F: least at
+  // a corner), and |F - F_ref| <= D.
+  std::vector<Mat3> F;
+  Mat3 reference = Mat3::Zero();
+  for (std::size_t t = 0; t < p.tets.size(); ++t) {
+    F.push_back(map_at(q, p, t));
+    reference += F.back() / double(p.tets.size());
+    if (&q_end != &q) F.push_back(map_at(q_end, p, t));
+  }
+  if (!(reference.determinant() > 0.0)) return false;
+  const Eigen::JacobiSVD<Mat3> svd(reference, Eigen::ComputeFullU | Eigen::ComputeFullV);
+  const Mat3 rotation = svd.matrixU() * svd.matrixV().transpose();
+  double least = std::numeric_limits<double>::infinity(), spread = 0.0;
+  for (const Mat3& f : F) {
+    const Mat3 turned_back = rotation.transpose() * f;
+    least = std::min(least, least_eigenvalue(0.5 * (turned_back + turned_back.transpose())));
+    spread = std::max(spread, spectral_norm(f - reference));
+  }
+  // A pair at least `length` + dhat / min_stretch apart at rest, `length` the
+  // longest edge of a primitive of it that straddles tets, keeps
+  // m |d| - D length >= m dhat / min_stretch + (m - D) length (so at least
+  // dhat) and at most (|F_ref| + 2 D) |d| at q: more than min_stretch /
+  // max_stretch of that, as a patch's pairs do.
+  return least >= min_stretch && least >= spread &&
+         (least - spread) * max_stretch >= min_stretch * (reference.norm() + 2.0 * spread);
 }
 
 std::vector<char> AffinePatches::trusted(const Positions& q, const Positions& q_end, double min_stretch,
                                          double max_stretch) const {
-  std::vector<char> out(nodes_.size(), 0);
-  for (int p = 0; p < size(); ++p) {
-    const Mat3 F = map_at(q, p);
-    const double moved = &q_end == &q ? 0.0 : (map_at(q_end, p) - F).norm();
-    // sigma_min(F)^2 = smallest eigenvalue of F^T F; the closed form errs by
-    // ~1e-15 of the largest, hence the allowance.
-    Eigen::SelfAdjointEigenSolver<Mat3> eig;
-    eig.computeDirect(F.transpose() * F, Eigen::EigenvaluesOnly);
-    const double largest = eig.eigenvalues()[2];
-    const double smallest = std::max(0.0, eig.eigenvalues()[0] - 1e-12 * largest);
-    out[std::size_t(p)] = std::sqrt(smallest) - moved >= min_stretch && F.norm() <= max_stretch;
-  }
+  std::vector<char> out(pieces_.size(), 0);
+  for (std::size_t p = 0; p < pieces_.size(); ++p)
+    out[p] = pieces_[p].tets.size() == 1 ? patch_trusted(q, q_end, pieces_[p], min_stretch, max_stretch)
+                                         : region_trusted(q, q_end, pieces_[p], min_stretch, max_stretch);
   return out;
 }
 

@@ -7,6 +7,25 @@
 
 namespace eipc {
 
+int CollisionMap::convex_region(const SurfaceOnNodes& b, const std::map<int, int>& local, const std::vector<int>& patch,
+                                const Positions& rest_nodes) {
+  if (!b.elements || b.elements->rows() < 2) return -1;
+  // Every vertex must move by its own tet's map, which the region's
+  // piecewise-affine map matches only inside the tet.
+  for (const auto& [fine, col] : local) {
+    (void)col;
+    if (b.map->weights.row(fine).minCoeff() < -1e-12) return -1;
+  }
+  if (std::find(patch.begin(), patch.end(), -1) != patch.end()) return -1;
+  std::vector<std::array<int, 4>> tets;
+  for (Eigen::Index t = 0; t < b.elements->rows(); ++t) {
+    std::array<int, 4> n;
+    for (int j = 0; j < 4; ++j) n[std::size_t(j)] = b.node_offset + (*b.elements)(t, j);
+    tets.push_back(n);
+  }
+  return patches_.add_region(tets, rest_nodes);
+}
+
 CollisionMap::CollisionMap(const std::vector<SurfaceOnNodes>& bodies, int num_nodes) {
   std::vector<Eigen::Triplet<double>> jac;
   std::vector<Eigen::RowVector3i> faces;
@@ -46,8 +65,10 @@ CollisionMap::CollisionMap(const std::vector<SurfaceOnNodes>& bodies, int num_no
       }
       const std::vector<int> patch = patches_.add(tet_nodes, rest_nodes);
       mesh_.vertex_patch.insert(mesh_.vertex_patch.end(), patch.begin(), patch.end());
+      mesh_.vertex_region.insert(mesh_.vertex_region.end(), local.size(), convex_region(b, local, patch, rest_nodes));
     } else {
       mesh_.vertex_patch.insert(mesh_.vertex_patch.end(), local.size(), -1);
+      mesh_.vertex_region.insert(mesh_.vertex_region.end(), local.size(), -1);
     }
     for (Eigen::Index f = 0; f < b.surface->rows(); ++f)
       faces.emplace_back(local.at((*b.surface)(f, 0)), local.at((*b.surface)(f, 1)), local.at((*b.surface)(f, 2)));

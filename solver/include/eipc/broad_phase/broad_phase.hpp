@@ -4,6 +4,7 @@
 #include "eipc/geometry/aabb_tree.hpp"
 #include "eipc/collisions/collision_mesh.hpp"
 
+#include <array>
 #include <deque>
 #include <utility>
 #include <vector>
@@ -46,19 +47,20 @@ private:
 };
 
 /// Pairs a broad phase within a body may leave out: those whose vertices all
-/// lie in one trusted affine patch (CollisionMesh::vertex_patch), except the
-/// listed pairs at risk (close at rest).
+/// lie in one trusted affine patch or convex region (CollisionMesh::vertex_patch,
+/// vertex_region), except the listed pairs at risk (close at rest).
 class PatchExclusion {
 public:
   PatchExclusion() = default;
   /// `at_risk`: the pairs to keep even in a trusted patch.
   PatchExclusion(const CollisionMesh& mesh, const Candidates& at_risk);
 
-  std::vector<char> trusted;  ///< per patch
+  std::vector<char> trusted;  ///< per patch or region
   bool excludes(const CollisionMesh& mesh, const PointTriangleCandidate& c) const;
   bool excludes(const CollisionMesh& mesh, const EdgeEdgeCandidate& c) const;
 
 private:
+  bool in_trusted_piece(const CollisionMesh& mesh, const std::array<int, 4>& vertices) const;
   /// The pairs at risk by first primitive: faces of vertex v at
   /// face_of_[vertex_start_[v] .. vertex_start_[v + 1]), likewise edges.
   std::vector<int> vertex_start_, face_of_, edge_start_, edge_of_;
@@ -71,6 +73,12 @@ private:
 Candidates find_candidates_within_body(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
                                        double inflation, int body, BroadPhaseTrees* trees = nullptr,
                                        const PatchExclusion* exclusion = nullptr);
+/// Every point-triangle and edge-edge pair (as find_candidates) whose boxes
+/// at x overlap once each vertex's, face's and edge's box is grown by its own
+/// entry of vertex_grow, face_grow, edge_grow (all mesh primitives).
+Candidates find_candidates_grown(const CollisionMesh& mesh, const Positions& x, const std::vector<double>& vertex_grow,
+                                 const std::vector<double>& face_grow, const std::vector<double>& edge_grow);
+
 /// The pairs of find_candidates whose primitives belong to different bodies.
 Candidates find_candidates_between_bodies(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
                                           double inflation, BroadPhaseTrees* trees = nullptr);

@@ -85,7 +85,10 @@ private:
     int contact_generation = -1;  ///< rebuilds when for_contacts was filtered from cached
     RememberedGaps gaps;  ///< of cached's pairs, kept through rebuilds for the pairs found again
     std::vector<char> trusted;  ///< the patches trusted when `cached` was found (their pairs left out)
-    int rebuilds = 0;
+    int rebuilds = 0;  ///< times `cached` was replaced
+    int region = -1;   ///< the convex region holding the whole group (-1: none)
+    Candidates region_pairs;  ///< the region's pairs at risk: all it needs while trusted
+    bool in_region = false;   ///< `cached` holds region_pairs
     /// Whether the group may follow a turn: a body's pairs with itself. The
     /// pairs between bodies hold what stands still too (a rack, a table).
     bool turns() const { return body >= 0; }
@@ -96,6 +99,8 @@ private:
   /// The same for pairs closer than `inflation` at a reference whose largest
   /// |coordinate| is `scale`, and two positions fitted to it as at0 and at1.
   bool holds(double inflation, double scale, const RigidFit& at0, const RigidFit& at1) const;
+  /// g.cached becomes `now`; the gaps of the pairs in both are kept.
+  static void replace_cached(Group& g, Candidates now);
   /// The groups of `mesh` (made at the first call, and again for a mesh of another size).
   void make_groups(const CollisionMesh& mesh);
   /// The group's superset for x0 -> x1: cached, rebuilt, or a one-off (then sets `one_off`).

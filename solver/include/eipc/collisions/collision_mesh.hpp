@@ -16,6 +16,10 @@ struct CollisionMesh {
   /// Affine patch of each vertex (-1: none; empty: no patches): the vertices
   /// of a patch move by one affine map (embedding/affine_patches.hpp).
   std::vector<int> vertex_patch;
+  /// Convex region of each vertex, numbered with the patches (-1: none; empty:
+  /// no regions): the vertices of a body whose simulation tets form a convex
+  /// shape, each in its own tet (embedding/affine_patches.hpp).
+  std::vector<int> vertex_region;
 
   int num_vertices() const { return static_cast<int>(rest.rows()); }
   int body_of_face(int f) const { return vertex_body[faces(f, 0)]; }

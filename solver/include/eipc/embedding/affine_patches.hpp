@@ -5,6 +5,13 @@
 // straight move of the nodes moves F along a straight line too. So while F
 // shortens no direction below a bound, the pairs of a patch that were far
 // enough apart at rest need neither contact nor CCD tests (docs/performance.md).
+//
+// A body whose simulation tets form a convex shape is also one convex region:
+// its vertices move by one continuous, piecewise-affine map over a convex
+// domain, so the segment between any two of their rest points stays in it and
+// the map stretches it by an average of the tets' F. The same bound then holds
+// for all of the body's pairs, less a term for primitives that straddle tets
+// (docs/performance.md, "Convex regions").
 #pragma once
 
 #include "eipc/common.hpp"
@@ -23,21 +30,42 @@ public:
   /// Returns the patch of each vertex (-1: none).
   std::vector<int> add(const std::vector<std::array<int, 4>>& nodes, const Positions& rest_nodes);
 
-  int size() const { return static_cast<int>(nodes_.size()); }
+  /// Adds a convex region made of `tets` (global node indices, two or more,
+  /// none flat) if their union is convex; numbered after the patches added
+  /// so far, like one. The caller vouches that the vertices given to it lie
+  /// in (or on) their own tets. Returns its number, or -1 (not convex).
+  int add_region(const std::vector<std::array<int, 4>>& tets, const Positions& rest_nodes);
 
-  /// For each patch, whether its map F keeps every direction at least
-  /// `min_stretch` times its rest length, at q and all along the straight
-  /// move to q_end (sigma_min(F(q)) - |F(q_end) - F(q)| >= min_stretch), and
-  /// lengthens none more than `max_stretch` times at q. Conservative:
-  /// Frobenius norms bound the spectral ones.
+  /// Patches and regions.
+  int size() const { return static_cast<int>(pieces_.size()); }
+
+  /// For each patch or region, whether it stretches no pair of its rest
+  /// points to less than `min_stretch` times their distance at q and all
+  /// along the straight move to q_end, nor more than `max_stretch` times at q.
+  /// A patch (one map F): sigma_min(F(q)) - |F(q_end) - F(q)| >= min_stretch
+  /// and |F(q)| <= max_stretch. A region (maps F_T): with F_ref the mean F_T
+  /// at q and R its rotation, m the least eigenvalue of sym(R^T F_T) over its
+  /// tets at both ends and D the largest |F_T - F_ref|: m >= min_stretch,
+  /// m >= D and (m - D) max_stretch >= min_stretch (|F_ref| + 2 D). D bounds
+  /// what primitives that straddle tets lose; pairs closer at rest than
+  /// dhat / min_stretch plus such a primitive's longest edge are kept
+  /// (CandidateCache).
+  /// Conservative: Frobenius norms bound the spectral ones where used.
   std::vector<char> trusted(const Positions& q, const Positions& q_end, double min_stretch, double max_stretch) const;
 
 private:
-  /// F = [q1 - q0, q2 - q0, q3 - q0] * rest_inverse.
-  Mat3 map_at(const Positions& q, int patch) const;
+  /// One tet, or the tets of a region.
+  struct Piece {
+    std::vector<std::array<int, 4>> tets;
+    std::vector<Mat3> rest_inverse;  ///< per tet: F = [q1 - q0, q2 - q0, q3 - q0] * rest_inverse
+  };
+  Mat3 map_at(const Positions& q, const Piece& piece, std::size_t tet) const;
+  bool patch_trusted(const Positions& q, const Positions& q_end, const Piece& p, double min_stretch,
+                     double max_stretch) const;
+  bool region_trusted(const Positions& q, const Positions& q_end, const Piece& p, double min_stretch,
+                      double max_stretch) const;
 
-  std::vector<std::array<int, 4>> nodes_;
-  std::vector<Mat3> rest_inverse_;
+  std::vector<Piece> pieces_;
 };
 
 }  // namespace eipc

@@ -11,6 +11,7 @@
 
 #include <Eigen/Sparse>
 #include <array>
+#include <map>
 #include <mutex>
 #include <vector>
 
@@ -23,6 +24,7 @@ struct SurfaceOnNodes {
   const NodeMap* map;          ///< fine vertex -> the body's nodes
   int node_offset;             ///< the body's first node in q
   const Positions* node_rest = nullptr;  ///< the body's rest nodes (none: no affine patches)
+  const Tets* elements = nullptr;        ///< the body's simulation tets (none: no convex region)
 };
 
 class CollisionMap {
@@ -42,6 +44,11 @@ public:
   VecX pull_back(const VecX& collision_gradient) const;
 
 private:
+  /// Adds body b's convex region (its vertices `local`, fine -> collision, in
+  /// `patch`): returns its number, or -1 when it has none.
+  int convex_region(const SurfaceOnNodes& b, const std::map<int, int>& local, const std::vector<int>& patch,
+                    const Positions& rest_nodes);
+
   CollisionMesh mesh_;
   AffinePatches patches_;
   Eigen::SparseMatrix<double> jacobian_;
