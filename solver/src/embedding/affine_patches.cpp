@@ -149,7 +149,7 @@ bool AffinePatches::region_trusted(const Positions& q, const Positions& q_end, c
   // dhat) and at most (|F_ref| + 2 D) |d| at q: more than min_stretch /
   // max_stretch of that, as a patch's pairs do.
   return least >= min_stretch && least >= spread &&
-         (least - spread) * max_stretch >= min_stretch * (reference.norm() + 2.0 * spread);
+         (least - spread) * max_stretch >= min_stretch * (spectral_norm(reference) + 2.0 * spread);
 }
 
 std::vector<char> AffinePatches::trusted(const Positions& q, const Positions& q_end, double min_stretch,
