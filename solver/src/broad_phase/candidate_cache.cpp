@@ -45,11 +45,14 @@ std::vector<double> straddling_length(const CollisionMesh& mesh, const Rows& pri
 }
 
 /// The pairs within one affine patch or convex region closer at rest than
-/// `distance` plus the longest edge of a primitive of theirs that straddles
-/// patches: what a trusted patch or region must keep (docs/performance.md).
-Candidates at_risk_pairs(const CollisionMesh& mesh, double distance) {
-  const std::vector<double> face_length = straddling_length(mesh, mesh.faces);
-  const std::vector<double> edge_length = straddling_length(mesh, mesh.edges);
+/// `distance` plus `reach` times the longest edge of a primitive of theirs
+/// that straddles patches: what a trusted patch or region must keep
+/// (docs/performance.md).
+Candidates at_risk_pairs(const CollisionMesh& mesh, double distance, double reach) {
+  std::vector<double> face_length = straddling_length(mesh, mesh.faces);
+  std::vector<double> edge_length = straddling_length(mesh, mesh.edges);
+  for (std::vector<double>* lengths : {&face_length, &edge_length})
+    for (double& l : *lengths) l *= reach;
   // Boxes grown by half the distance, and by a straddling primitive's length:
   // every pair found that needs to be.
   auto grow = [&](std::vector<double> length) {
@@ -108,13 +111,14 @@ void append(Candidates& to, const Candidates& from) {
 }  // namespace
 
 CandidateCache::CandidateCache(double dhat, double min_skin, double max_skin, double contact_skin,
-                               double ccd_stop_fraction, double patch_min_stretch)
+                               double ccd_stop_fraction, double patch_min_stretch, double straddle_reach)
     : dhat_(dhat),
       min_skin_(min_skin),
       max_skin_(std::max(min_skin, max_skin)),
       contact_skin_(std::min(contact_skin, min_skin)),
       ccd_stop_fraction_(ccd_stop_fraction),
-      patch_min_stretch_(patch_min_stretch) {}
+      patch_min_stretch_(patch_min_stretch),
+      straddle_reach_(straddle_reach) {}
 
 int CandidateCache::rebuilds() const {
   int n = 0;
@@ -132,7 +136,7 @@ void CandidateCache::make_groups(const CollisionMesh& mesh) {
   const bool patches = std::any_of(mesh.vertex_patch.begin(), mesh.vertex_patch.end(), [](int p) { return p >= 0; });
   Candidates at_risk;
   if (patch_min_stretch_ > 0.0 && patches) {
-    at_risk = at_risk_pairs(mesh, dhat_ / patch_min_stretch_ * (1.0 + 1e-6));
+    at_risk = at_risk_pairs(mesh, dhat_ / patch_min_stretch_ * (1.0 + 1e-6), straddle_reach_);
     exclusion_ = PatchExclusion(mesh, at_risk);
   }
   const int bodies = mesh.vertex_body.empty() ? 1 : *std::max_element(mesh.vertex_body.begin(), mesh.vertex_body.end()) + 1;

@@ -14,7 +14,7 @@ ContactQueries::ContactQueries(const DofSystem& system, const SimulationParams& 
       times_(times),
       candidates_(params.contact.dhat, kMinSkin * params.contact.dhat, kMaxSkin * params.contact.dhat,
                   kContactSkin * params.contact.dhat, ccd_stop_fraction(params.solver.ccd_separation_ratio),
-                  kPatchMinStretch) {}
+                  kPatchMinStretch, AffinePatches::kStraddleReach) {}
 
 std::vector<char> ContactQueries::trusted_patches(const Positions& q, const Positions& q_end) const {
   const AffinePatches& patches = sys_.collision().patches();

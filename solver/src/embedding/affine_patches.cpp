@@ -143,13 +143,15 @@ bool AffinePatches::region_trusted(const Positions& q, const Positions& q_end, c
     least = std::min(least, least_eigenvalue(0.5 * (turned_back + turned_back.transpose())));
     spread = std::max(spread, spectral_norm(f - reference));
   }
-  // A pair at least `length` + dhat / min_stretch apart at rest, `length` the
-  // longest edge of a primitive of it that straddles tets, keeps
-  // m |d| - D length >= m dhat / min_stretch + (m - D) length (so at least
-  // dhat) and at most (|F_ref| + 2 D) |d| at q: more than min_stretch /
-  // max_stretch of that, as a patch's pairs do.
-  return least >= min_stretch && least >= spread &&
-         (least - spread) * max_stretch >= min_stretch * (spectral_norm(reference) + 2.0 * spread);
+  // A pair |d| >= dhat / min_stretch + c l apart at rest, l the longest edge
+  // of a primitive of it that straddles tets (c = kStraddleReach), keeps
+  // m |d| - D l >= m dhat / min_stretch + (m c - D) l, and with l < |d| / c
+  // more than min_stretch / max_stretch of its distance at q, at most
+  // (|F_ref| + D) |d| + D l, as a patch's pairs do. The second condition
+  // implies m c > D, so the first keeps the pair above dhat.
+  const double c = kStraddleReach;
+  return least >= min_stretch &&
+         (least - spread / c) * max_stretch >= min_stretch * (spectral_norm(reference) + spread + spread / c);
 }
 
 std::vector<char> AffinePatches::trusted(const Positions& q, const Positions& q_end, double min_stretch,

@@ -34,11 +34,13 @@ public:
   /// `contact_skin` (<= min_skin) is the skin of the contact candidates.
   /// `ccd_stop_fraction`: a pair that keeps more than this fraction of its
   /// distance along a move never limits the CCD (ccd_stop_fraction()).
-  /// `patch_min_stretch` (> 0): pairs within one trusted affine patch
-  /// (CollisionMesh::vertex_patch) closer than dhat / patch_min_stretch at
-  /// rest are kept, the patch's other pairs left out; 0: none left out.
+  /// `patch_min_stretch` (> 0): pairs within one trusted affine patch or
+  /// convex region (CollisionMesh::vertex_patch, vertex_region) closer than
+  /// dhat / patch_min_stretch at rest, plus `straddle_reach` times the longest
+  /// edge of a primitive of theirs that straddles patches, are kept, the
+  /// others left out; 0: none left out.
   CandidateCache(double dhat, double min_skin, double max_skin, double contact_skin, double ccd_stop_fraction,
-                 double patch_min_stretch = 0.0);
+                 double patch_min_stretch = 0.0, double straddle_reach = 1.0);
 
   /// `trusted` (every query): for each affine patch, whether its map shortens
   /// no direction below patch_min_stretch at the positions asked about (and
@@ -110,7 +112,7 @@ private:
   const Candidates& group_for_contacts(Group& g, const CollisionMesh& mesh, const Positions& x,
                                        const std::vector<char>& trusted, bool& changed);
 
-  double dhat_, min_skin_, max_skin_, contact_skin_, ccd_stop_fraction_, patch_min_stretch_;
+  double dhat_, min_skin_, max_skin_, contact_skin_, ccd_stop_fraction_, patch_min_stretch_, straddle_reach_;
   PatchExclusion exclusion_;  ///< the pairs close at rest, and the trusted patches of the current find
   std::vector<Group> groups_;
   int mesh_vertices_ = -1;

@@ -36,6 +36,11 @@ public:
   /// in (or on) their own tets. Returns its number, or -1 (not convex).
   int add_region(const std::vector<std::array<int, 4>>& tets, const Positions& rest_nodes);
 
+  /// How far beyond dhat / min_stretch, in units of the longest edge of a
+  /// primitive that straddles tets, a region's pairs must be apart at rest to
+  /// be left out (smaller: fewer pairs kept, a stricter trust).
+  static constexpr double kStraddleReach = 1.0 / 3.0;
+
   /// Patches and regions.
   int size() const { return static_cast<int>(pieces_.size()); }
 
@@ -45,11 +50,11 @@ public:
   /// A patch (one map F): sigma_min(F(q)) - |F(q_end) - F(q)| >= min_stretch
   /// and |F(q)| <= max_stretch. A region (maps F_T): with F_ref the mean F_T
   /// at q and R its rotation, m the least eigenvalue of sym(R^T F_T) over its
-  /// tets at both ends and D the largest |F_T - F_ref|: m >= min_stretch,
-  /// m >= D and (m - D) max_stretch >= min_stretch (|F_ref| + 2 D). D bounds
-  /// what primitives that straddle tets lose; pairs closer at rest than
-  /// dhat / min_stretch plus such a primitive's longest edge are kept
-  /// (CandidateCache).
+  /// tets at both ends and D the largest |F_T - F_ref|, c = kStraddleReach:
+  /// m >= min_stretch and (m - D / c) max_stretch >= min_stretch
+  /// (|F_ref| + D + D / c). D bounds what primitives that straddle tets lose;
+  /// pairs closer at rest than dhat / min_stretch plus c times such a
+  /// primitive's longest edge are kept (CandidateCache).
   /// Conservative: Frobenius norms bound the spectral ones where used.
   std::vector<char> trusted(const Positions& q, const Positions& q_end, double min_stretch, double max_stretch) const;
 
