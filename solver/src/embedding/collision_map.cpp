@@ -12,10 +12,8 @@ int CollisionMap::convex_region(const SurfaceOnNodes& b, const std::map<int, int
   if (!b.elements || b.elements->rows() < 2) return -1;
   // Every vertex must move by its own tet's map, which the region's
   // piecewise-affine map matches only inside the tet.
-  for (const auto& [fine, col] : local) {
-    (void)col;
-    if (b.map->weights.row(fine).minCoeff() < -1e-12) return -1;
-  }
+  for (const auto& fine_and_collision : local)
+    if (b.map->weights.row(fine_and_collision.first).minCoeff() < -1e-12) return -1;
   if (std::find(patch.begin(), patch.end(), -1) != patch.end()) return -1;
   std::vector<std::array<int, 4>> tets;
   for (Eigen::Index t = 0; t < b.elements->rows(); ++t) {

@@ -18,6 +18,8 @@
 // pair. A group is rebuilt when that no longer holds; a sweep longer than the
 // largest skin beyond its rigid part gets a one-off broad phase of its own (for
 // that group only), in the frame that follows the group's mean translation.
+// A body that is one trusted convex region (AffinePatches) needs no broad
+// phase at all: its group is then its pairs close at rest.
 #pragma once
 
 #include "eipc/broad_phase/broad_phase.hpp"
