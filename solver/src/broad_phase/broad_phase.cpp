@@ -180,6 +180,7 @@ namespace {
 int common_piece(const std::vector<int>& piece_of, const std::array<int, 4>& vertices) {
   if (piece_of.empty()) return -1;
   const int p = piece_of[std::size_t(vertices[0])];
+  if (p < 0) return -1;
   for (std::size_t i = 1; i < 4; ++i)
     if (piece_of[std::size_t(vertices[i])] != p) return -1;
   return p;

@@ -71,6 +71,9 @@ CollisionMap::CollisionMap(const std::vector<SurfaceOnNodes>& bodies, int num_no
     for (Eigen::Index f = 0; f < b.surface->rows(); ++f)
       faces.emplace_back(local.at((*b.surface)(f, 0)), local.at((*b.surface)(f, 1)), local.at((*b.surface)(f, 2)));
   }
+  // No region at all: none to look up for every pair.
+  if (std::all_of(mesh_.vertex_region.begin(), mesh_.vertex_region.end(), [](int r) { return r < 0; }))
+    mesh_.vertex_region.clear();
   mesh_.rest.resize(static_cast<Eigen::Index>(rest.size()), 3);
   for (std::size_t i = 0; i < rest.size(); ++i) mesh_.rest.row(i) = rest[i];
   mesh_.faces.resize(static_cast<Eigen::Index>(faces.size()), 3);
