@@ -145,6 +145,11 @@ void CandidateCache::make_groups(const CollisionMesh& mesh) {
     g.body = b;
     for (int v = 0; v < mesh.num_vertices(); ++v)
       if ((mesh.vertex_body.empty() ? 0 : mesh.vertex_body[v]) == b) g.vertices.push_back(v);
+    for (const std::vector<int>* piece_of : {&mesh.vertex_patch, &mesh.vertex_region})
+      for (int v : g.vertices)
+        if (!piece_of->empty() && (*piece_of)[std::size_t(v)] >= 0) g.pieces.push_back((*piece_of)[std::size_t(v)]);
+    std::sort(g.pieces.begin(), g.pieces.end());
+    g.pieces.erase(std::unique(g.pieces.begin(), g.pieces.end()), g.pieces.end());
     if (patch_min_stretch_ > 0.0 && (g.region = common_region(mesh, g.vertices)) >= 0)
       g.region_pairs = of_body(mesh, at_risk, b);
     groups_.push_back(std::move(g));
@@ -155,6 +160,13 @@ void CandidateCache::make_groups(const CollisionMesh& mesh) {
     std::iota(between.vertices.begin(), between.vertices.end(), 0);
     groups_.push_back(std::move(between));
   }
+}
+
+std::vector<char> CandidateCache::own_pieces(const Group& g, const std::vector<char>& trusted) {
+  std::vector<char> own(trusted.size(), 0);
+  for (int p : g.pieces)
+    if (std::size_t(p) < trusted.size()) own[std::size_t(p)] = trusted[std::size_t(p)];
+  return own;
 }
 
 void CandidateCache::replace_cached(Group& g, Candidates now) {
@@ -225,7 +237,7 @@ const Candidates& CandidateCache::group_along(Group& g, const CollisionMesh& mes
     g.inflation = inflation;
     g.scale = scale;
     g.reference = x0;
-    g.trusted = excluding ? trusted : std::vector<char>{};
+    g.trusted = excluding ? own_pieces(g, trusted) : std::vector<char>{};
     replace_cached(g, find(x0, x0, inflation));
     return g.cached;
   }

@@ -226,6 +226,23 @@ TEST_CASE("the cache leaving out trusted patches' pairs finds the contacts and C
   CHECK(left_out > kept);   // most pairs within a box are left out
 }
 
+TEST_CASE("a patch losing its trust rebuilds only the group of its own body", "[contact][broad_phase]") {
+  const double dhat = 1e-2;
+  const TwoPatches t = two_patches(dhat);
+  const CollisionMesh& m = t.mesh;
+  CandidateCache cache(dhat, dhat, 4 * dhat, 0.25 * dhat, ccd_stop_fraction(0.1), kMinStretch);
+  const Positions x = m.rest;
+  cache.around(m, x, {1, 1});
+  const int built = cache.rebuilds();  // both bodies' groups and the one between them
+  REQUIRE(built == 3);
+  cache.around(m, x, {1, 1});
+  CHECK(cache.rebuilds() == built);
+  cache.around(m, x, {1, 0});  // body 1's patch no longer trusted: its pairs come back
+  CHECK(cache.rebuilds() == built + 1);
+  cache.around(m, x, {0, 0});
+  CHECK(cache.rebuilds() == built + 2);
+}
+
 TEST_CASE("a union of tets is a convex region only when it is convex", "[contact][broad_phase]") {
   const TetMesh box = box_tet_mesh(Vec3(0, 0, 0), Vec3(2, 1, 1), 2, 1, 1);
   AffinePatches patches;
