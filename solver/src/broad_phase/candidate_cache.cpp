@@ -17,10 +17,12 @@ bool covers(const Positions& reference, double skin, const Positions& x, const s
   return skin >= 0.0 && x.rows() == reference.rows() && follow(reference, x, vertices, skin, turn).deviation <= skin;
 }
 
-/// Were all patches trusted when the set was found (`then`) trusted now?
-bool still_trusted(const std::vector<char>& then, const std::vector<char>& now) {
-  for (std::size_t p = 0; p < then.size(); ++p)
-    if (then[p] && (p >= now.size() || !now[p])) return false;
+/// Were the pieces of `own` trusted when the set was found (`then`) trusted
+/// now? Other bodies' pieces leave none of the set's pairs out.
+bool still_trusted(const std::vector<int>& own, const std::vector<char>& then, const std::vector<char>& now) {
+  for (int p : own)
+    if (std::size_t(p) < then.size() && then[std::size_t(p)] && (std::size_t(p) >= now.size() || !now[std::size_t(p)]))
+      return false;
   return true;
 }
 
@@ -162,13 +164,6 @@ void CandidateCache::make_groups(const CollisionMesh& mesh) {
   }
 }
 
-std::vector<char> CandidateCache::own_pieces(const Group& g, const std::vector<char>& trusted) {
-  std::vector<char> own(trusted.size(), 0);
-  for (int p : g.pieces)
-    if (std::size_t(p) < trusted.size()) own[std::size_t(p)] = trusted[std::size_t(p)];
-  return own;
-}
-
 void CandidateCache::replace_cached(Group& g, Candidates now) {
   const Candidates then = std::move(g.cached);
   g.cached = std::move(now);
@@ -210,13 +205,15 @@ const Candidates& CandidateCache::group_along(Group& g, const CollisionMesh& mes
   if (g.region >= 0 && std::size_t(g.region) < trusted.size() && trusted[std::size_t(g.region)]) {
     // The whole body is one trusted region: only its pairs at risk can come
     // close or stop the CCD, at any positions it is trusted at.
-    if (!g.in_region) replace_cached(g, g.region_pairs);
-    g.in_region = true;
+    if (!g.in_region) {
+      replace_cached(g, g.region_pairs);
+      g.skin = -1.0;  // no reference: once the region loses its trust, rebuilt below
+      g.in_region = true;
+    }
     return g.cached;
   }
-  if (g.in_region) g.skin = -1.0;  // left the region's trust: rebuild below
   g.in_region = false;
-  if (still_trusted(g.trusted, trusted) && keeps(g, x0, x1)) return g.cached;
+  if (still_trusted(g.pieces, g.trusted, trusted) && keeps(g, x0, x1)) return g.cached;
   auto find = [&](const Positions& a, const Positions& b, double inflation) {
     exclusion_.trusted = trusted;
     return g.body >= 0 ? find_candidates_within_body(mesh, a, b, inflation, g.body, &trees_, excluding ? &exclusion_ : nullptr)
@@ -237,7 +234,7 @@ const Candidates& CandidateCache::group_along(Group& g, const CollisionMesh& mes
     g.inflation = inflation;
     g.scale = scale;
     g.reference = x0;
-    g.trusted = excluding ? own_pieces(g, trusted) : std::vector<char>{};
+    g.trusted = excluding ? trusted : std::vector<char>{};
     replace_cached(g, find(x0, x0, inflation));
     return g.cached;
   }

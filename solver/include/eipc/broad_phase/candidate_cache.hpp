@@ -88,8 +88,8 @@ private:
     Candidates for_contacts;
     int contact_generation = -1;  ///< rebuilds when for_contacts was filtered from cached
     RememberedGaps gaps;  ///< of cached's pairs, kept through rebuilds for the pairs found again
-    std::vector<char> trusted;  ///< its own patches trusted when `cached` was found (their pairs left out)
-    std::vector<int> pieces;    ///< the patches and regions its vertices lie in
+    std::vector<char> trusted;  ///< the patches trusted when `cached` was found (its own ones left pairs out)
+    std::vector<int> pieces;    ///< the patches and regions its vertices lie in: the only ones it depends on
     int rebuilds = 0;  ///< times `cached` was replaced
     int region = -1;   ///< the convex region holding the whole group (-1: none)
     Candidates region_pairs;  ///< the region's pairs at risk: all it needs while trusted
@@ -104,8 +104,6 @@ private:
   /// The same for pairs closer than `inflation` at a reference whose largest
   /// |coordinate| is `scale`, and two positions fitted to it as at0 and at1.
   bool holds(double inflation, double scale, const RigidFit& at0, const RigidFit& at1) const;
-  /// `trusted` with only g's own pieces kept: the others leave none of its pairs out.
-  static std::vector<char> own_pieces(const Group& g, const std::vector<char>& trusted);
   /// g.cached becomes `now`; the gaps of the pairs in both are kept.
   static void replace_cached(Group& g, Candidates now);
   /// The groups of `mesh` (made at the first call, and again for a mesh of another size).
