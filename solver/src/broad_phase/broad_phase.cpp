@@ -76,13 +76,27 @@ std::vector<Part> parts_by_body(const CollisionMesh& mesh) {
 /// (tree index i is the part's i-th face / edge / vertex).
 using PartBoxes = BroadPhaseTrees::Fitted;
 
+/// Each primitive's own growth of its box (global indices) beyond boxes_of's r; none: 0.
+struct Growth {
+  const std::vector<double>* vertices = nullptr;
+  const std::vector<double>* faces = nullptr;
+  const std::vector<double>* edges = nullptr;
+};
+
 PartBoxes boxes_of(const CollisionMesh& mesh, const Positions& x0, const Positions& x1, double r, const Part& part,
-                   int body, BroadPhaseTrees& trees) {
+                   int body, BroadPhaseTrees& trees, const Growth& own = {}) {
   std::vector<Aabb> faces(part.faces.size()), edges(part.edges.size()), vertices(part.vertices.size());
+  auto grown = [r](const std::vector<double>* growth, int i) { return growth ? r + (*growth)[std::size_t(i)] : r; };
   const std::size_t grain = grain_for(0.02);
-  parallel_for_each(faces.size(), grain, [&](std::size_t i) { faces[i] = swept_face_box(mesh, x0, x1, part.faces[i], r); });
-  parallel_for_each(edges.size(), grain, [&](std::size_t i) { edges[i] = swept_edge_box(mesh, x0, x1, part.edges[i], r); });
-  parallel_for_each(vertices.size(), grain, [&](std::size_t i) { vertices[i] = swept_vertex_box(x0, x1, part.vertices[i], r); });
+  parallel_for_each(faces.size(), grain, [&](std::size_t i) {
+    faces[i] = swept_face_box(mesh, x0, x1, part.faces[i], grown(own.faces, part.faces[i]));
+  });
+  parallel_for_each(edges.size(), grain, [&](std::size_t i) {
+    edges[i] = swept_edge_box(mesh, x0, x1, part.edges[i], grown(own.edges, part.edges[i]));
+  });
+  parallel_for_each(vertices.size(), grain, [&](std::size_t i) {
+    vertices[i] = swept_vertex_box(x0, x1, part.vertices[i], grown(own.vertices, part.vertices[i]));
+  });
   return trees.fit(body, std::move(faces), std::move(edges), std::move(vertices));
 }
 
@@ -276,18 +290,8 @@ Candidates find_candidates_grown(const CollisionMesh& mesh, const Positions& x, 
                                  const std::vector<double>& face_grow, const std::vector<double>& edge_grow) {
   check_counts(mesh, x, x);
   const Part all = whole_mesh(mesh);
-  auto grown = [&](std::vector<Aabb> boxes, const std::vector<double>& grow) {
-    for (std::size_t i = 0; i < boxes.size(); ++i) boxes[i].inflate(grow[i]);
-    return boxes;
-  };
-  std::vector<Aabb> faces(all.faces.size()), edges(all.edges.size()), vertices(all.vertices.size());
-  parallel_for_each(faces.size(), grain_for(0.02), [&](std::size_t f) { faces[f] = swept_face_box(mesh, x, x, int(f), 0.0); });
-  parallel_for_each(edges.size(), grain_for(0.02), [&](std::size_t e) { edges[e] = swept_edge_box(mesh, x, x, int(e), 0.0); });
-  parallel_for_each(vertices.size(), grain_for(0.02), [&](std::size_t v) { vertices[v] = swept_vertex_box(x, x, int(v), 0.0); });
   BroadPhaseTrees trees;
-  return pairs_within(mesh, trees.fit(0, grown(std::move(faces), face_grow), grown(std::move(edges), edge_grow),
-                                      grown(std::move(vertices), vertex_grow)),
-                      all);
+  return pairs_within(mesh, boxes_of(mesh, x, x, 0.0, all, 0, trees, Growth{&vertex_grow, &face_grow, &edge_grow}), all);
 }
 
 Candidates find_candidates_between_bodies(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
