@@ -77,11 +77,18 @@ void AabbTree::query(const Aabb& q, std::vector<int>& out, int min_index) const 
   int top = 0;
   stack[top++] = 0;
   while (top > 0) {
-    const Node& n = nodes_[stack[--top]];
+    const Node& n = nodes_[std::size_t(stack[--top])];
     if (!n.box.overlaps(q)) continue;
     if (n.left < 0) {
-      for (int i = n.begin; i < n.end; ++i)
-        if (order_[i] > min_index && boxes_[order_[i]].overlaps(q)) out.push_back(order_[i]);
+      // Appended without a branch (Aabb::overlaps).
+      std::size_t count = out.size();
+      out.resize(count + std::size_t(n.end - n.begin));
+      for (int i = n.begin; i < n.end; ++i) {
+        const int b = order_[std::size_t(i)];
+        out[count] = b;
+        count += std::size_t((b > min_index) & boxes_[std::size_t(b)].overlaps(q));
+      }
+      out.resize(count);
     } else {
       stack[top++] = n.left;
       stack[top++] = n.right;

@@ -17,7 +17,12 @@ struct Aabb {
   void extend(const Eigen::Array3d& p) { lo = lo.min(p); hi = hi.max(p); }
   void extend(const Aabb& b) { lo = lo.min(b.lo); hi = hi.max(b.hi); }
   void inflate(double r) { lo -= r; hi += r; }
-  bool overlaps(const Aabb& b) const { return (lo <= b.hi).all() && (b.lo <= hi).all(); }
+  /// Without short-circuits: in the broad phase's loops the outcome is too
+  /// irregular to predict, and a mispredicted branch costs more than the tests.
+  bool overlaps(const Aabb& b) const {
+    return (lo[0] <= b.hi[0]) & (lo[1] <= b.hi[1]) & (lo[2] <= b.hi[2]) & (b.lo[0] <= hi[0]) & (b.lo[1] <= hi[1]) &
+           (b.lo[2] <= hi[2]);
+  }
 };
 
 /// Binary tree of boxes, built top-down by splitting at the median centroid
