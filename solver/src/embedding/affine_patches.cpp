@@ -1,6 +1,7 @@
 #include "eipc/embedding/affine_patches.hpp"
 
 #include "eipc/mesh/surface.hpp"
+#include "eipc/util/parallel.hpp"
 
 #include <Eigen/Eigenvalues>
 #include <Eigen/LU>
@@ -103,6 +104,16 @@ double least_eigenvalue(const Mat3& symmetric) {
   return eig.eigenvalues()[0] - 1e-12 * eig.eigenvalues().cwiseAbs().maxCoeff();
 }
 
+/// A lower bound on the least eigenvalue of a symmetric 3x3 matrix (the least
+/// left end of Gershgorin's discs): a few flops, and close for a nearly
+/// diagonal matrix, such as F^T F of a mildly deformed tet.
+double least_eigenvalue_bound(const Mat3& symmetric) {
+  double bound = std::numeric_limits<double>::infinity();
+  for (int i = 0; i < 3; ++i)
+    bound = std::min(bound, symmetric(i, i) - std::abs(symmetric(i, (i + 1) % 3)) - std::abs(symmetric(i, (i + 2) % 3)));
+  return bound;
+}
+
 /// The largest singular value of A, rounded up.
 double spectral_norm(const Mat3& A) {
   Eigen::SelfAdjointEigenSolver<Mat3> eig;
@@ -116,9 +127,15 @@ bool AffinePatches::patch_trusted(const Positions& q, const Positions& q_end, co
                                   double max_stretch) const {
   const Mat3 F = map_at(q, p, 0);
   const double moved = &q_end == &q ? 0.0 : (map_at(q_end, p, 0) - F).norm();
-  // sigma_min(F)^2 = smallest eigenvalue of F^T F.
-  const double smallest = std::max(0.0, least_eigenvalue(F.transpose() * F));
-  return std::sqrt(smallest) - moved >= min_stretch && F.norm() <= max_stretch;
+  if (!(F.norm() <= max_stretch)) return false;
+  // sigma_min(F)^2 = smallest eigenvalue of F^T F. Gershgorin's bound settles
+  // most patches; its margin, far above the round-off of the eigenvalue solver
+  // and its allowance, keeps every decision the solver's.
+  const Mat3 FtF = F.transpose() * F;
+  const double need = min_stretch + moved;
+  if (need > 0.0 && least_eigenvalue_bound(FtF) >= need * need + 1e-9 * FtF.trace()) return true;
+  const double smallest = std::max(0.0, least_eigenvalue(FtF));
+  return std::sqrt(smallest) - moved >= min_stretch;
 }
 
 bool AffinePatches::region_trusted(const Positions& q, const Positions& q_end, const Piece& p, double min_stretch,
@@ -157,9 +174,10 @@ bool AffinePatches::region_trusted(const Positions& q, const Positions& q_end, c
 std::vector<char> AffinePatches::trusted(const Positions& q, const Positions& q_end, double min_stretch,
                                          double max_stretch) const {
   std::vector<char> out(pieces_.size(), 0);
-  for (std::size_t p = 0; p < pieces_.size(); ++p)
+  parallel_for_each(pieces_.size(), grain_for(0.1), [&](std::size_t p) {
     out[p] = pieces_[p].tets.size() == 1 ? patch_trusted(q, q_end, pieces_[p], min_stretch, max_stretch)
                                          : region_trusted(q, q_end, pieces_[p], min_stretch, max_stretch);
+  });
   return out;
 }
 
