@@ -143,6 +143,7 @@ void CandidateCache::make_groups(const CollisionMesh& mesh) {
   }
   const int bodies = mesh.vertex_body.empty() ? 1 : *std::max_element(mesh.vertex_body.begin(), mesh.vertex_body.end()) + 1;
   for (int b = 0; b < bodies; ++b) {
+    if (std::size_t(b) < mesh.rigid_body.size() && mesh.rigid_body[std::size_t(b)]) continue;  // its pairs never close
     Group g;
     g.body = b;
     for (int v = 0; v < mesh.num_vertices(); ++v)

@@ -32,6 +32,7 @@ CollisionMap::CollisionMap(const std::vector<SurfaceOnNodes>& bodies, int num_no
   std::vector<Eigen::RowVector4d> map_weights;
   for (std::size_t bi = 0; bi < bodies.size(); ++bi) {
     const SurfaceOnNodes& b = bodies[bi];
+    mesh_.rigid_body.push_back(b.rigid ? 1 : 0);
     std::map<int, int> local;  // fine vertex -> collision vertex
     for (Eigen::Index f = 0; f < b.surface->rows(); ++f)
       for (int k = 0; k < 3; ++k) local.emplace((*b.surface)(f, k), 0);

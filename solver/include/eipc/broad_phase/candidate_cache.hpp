@@ -19,7 +19,8 @@
 // largest skin beyond its rigid part gets a one-off broad phase of its own (for
 // that group only), in the frame that follows the group's mean translation.
 // A body that is one trusted convex region (AffinePatches) needs no broad
-// phase at all: its group is then its pairs close at rest.
+// phase at all: its group is then its pairs close at rest. A rigid body
+// (CollisionMesh::rigid_body, a kinematic one) has no group of its own pairs.
 #pragma once
 
 #include "eipc/broad_phase/broad_phase.hpp"

@@ -20,6 +20,10 @@ struct CollisionMesh {
   /// no regions): the vertices of a body whose simulation tets form a convex
   /// shape, each in its own tet (embedding/affine_patches.hpp).
   std::vector<int> vertex_region;
+  /// Per body, 1 when it moves rigidly (a kinematic body): no pair of its own
+  /// primitives changes its distance, so none needs a contact or a CCD test
+  /// (empty: no such body).
+  std::vector<char> rigid_body;
 
   int num_vertices() const { return static_cast<int>(rest.rows()); }
   int body_of_face(int f) const { return vertex_body[faces(f, 0)]; }

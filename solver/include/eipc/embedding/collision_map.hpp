@@ -25,6 +25,7 @@ struct SurfaceOnNodes {
   int node_offset;             ///< the body's first node in q
   const Positions* node_rest = nullptr;  ///< the body's rest nodes (none: no affine patches)
   const Tets* elements = nullptr;        ///< the body's simulation tets (none: no convex region)
+  bool rigid = false;                    ///< moves rigidly (a kinematic body): its own pairs keep their distances
 };
 
 class CollisionMap {

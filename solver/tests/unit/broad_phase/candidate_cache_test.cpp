@@ -277,3 +277,18 @@ TEST_CASE("a body carried past the skin keeps its own pairs", "[contact][broad_p
   CHECK(cache.rebuilds() <= built + 10);
   CHECK(cache.rebuilds() >= built + 5);
 }
+
+TEST_CASE("a rigid body's own pairs are left out of the cache", "[contact][broad_phase]") {
+  // One body of two slivers 0.5 dhat apart: in contact with itself unless it
+  // moves rigidly (a kinematic body), when no pair of its own can close.
+  const double dhat = 1e-3;
+  CollisionMesh m = two_slivers(20 * dhat, 0.5 * dhat);
+  const Positions turned_whole = slivers_at(m, 0.0, 0.3);
+  CandidateCache deforming(dhat, dhat, 2 * dhat, 0.25 * dhat, ccd_stop_fraction(0.1));
+  CHECK(build_contact_set(m, m.rest, deforming.for_contacts(m, m.rest), dhat).contacts.size() > 0);
+  CHECK(deforming.along(m, m.rest, turned_whole).size() > 0);
+  m.rigid_body = {1};
+  CandidateCache rigid(dhat, dhat, 2 * dhat, 0.25 * dhat, ccd_stop_fraction(0.1));
+  CHECK(rigid.for_contacts(m, m.rest).size() == 0);
+  CHECK(rigid.along(m, m.rest, turned_whole).size() == 0);
+}

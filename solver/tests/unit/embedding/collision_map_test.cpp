@@ -75,3 +75,13 @@ TEST_CASE("CollisionMap::positions gives each concurrent caller its own q's posi
   });
   REQUIRE(*std::max_element(error.begin(), error.end()) < 1e-14);
 }
+
+TEST_CASE("CollisionMap marks kinematic bodies rigid", "[embedding]") {
+  const TetMesh box = box_tet_mesh(Vec3(0, 0, 0), Vec3(0.1, 0.1, 0.1), 2, 2, 2);
+  Body moving = make_full_space_body("moving", box.vertices, box.tets, boundary_faces(box.tets), Material{});
+  Body obstacle = moving;
+  obstacle.name = "obstacle";
+  obstacle.kinematic = true;
+  const DofSystem sys({moving, obstacle});
+  CHECK(sys.collision().mesh().rigid_body == std::vector<char>{0, 1});
+}
