@@ -185,18 +185,23 @@ bool CandidateCache::holds(double inflation, double scale, const RigidFit& at0, 
   return lower > dhat_ + margin && lower > ccd_stop_fraction_ * (inflation + 2.0 * at0.deviation) + margin;
 }
 
-bool CandidateCache::keeps(const Group& g, const Positions& x0, const Positions& x1) const {
-  if (g.skin < 0.0 || x0.rows() != g.reference.rows() || x1.rows() != g.reference.rows()) return false;
-  const RigidFit at0 = follow(g.reference, x0, g.vertices, g.skin, g.turns());
-  if (at0.deviation > g.skin) return false;
+bool CandidateCache::covers_move(const Positions& reference, double skin, double inflation, double scale,
+                                 const Group& g, const Positions& x0, const Positions& x1) const {
+  const RigidFit at0 = follow(reference, x0, g.vertices, skin, g.turns());
+  if (at0.deviation > skin) return false;
   if (&x1 == &x0) return true;  // no pair left out is within inflation - 2 skin > dhat
-  const RigidFit at1 = follow(g.reference, x1, g.vertices, g.skin, g.turns());
-  if (at1.deviation > g.skin) return false;
+  const RigidFit at1 = follow(reference, x1, g.vertices, skin, g.turns());
+  if (at1.deviation > skin) return false;
   // Within the skin after the mean translation at both ends: in the frame that
   // follows it, every pair left out has swept boxes more than dhat apart (the
   // boxes at reference, grown by the skin), so it is in no contact on the way
   // and fails the CCD's box test. After a turn, the bound of `holds`.
-  return (at0.rotation.isIdentity(0.0) && at1.rotation.isIdentity(0.0)) || holds(g.inflation, g.scale, at0, at1);
+  return (at0.rotation.isIdentity(0.0) && at1.rotation.isIdentity(0.0)) || holds(inflation, scale, at0, at1);
+}
+
+bool CandidateCache::keeps(const Group& g, const Positions& x0, const Positions& x1) const {
+  if (g.skin < 0.0 || x0.rows() != g.reference.rows() || x1.rows() != g.reference.rows()) return false;
+  return covers_move(g.reference, g.skin, g.inflation, g.scale, g, x0, x1);
 }
 
 const Candidates& CandidateCache::group_along(Group& g, const CollisionMesh& mesh, const Positions& x0,
@@ -229,14 +234,18 @@ const Candidates& CandidateCache::group_along(Group& g, const CollisionMesh& mes
   }
   const double skin = std::clamp(2.0 * move.deviation, min_skin_, max_skin_);
   const double inflation = dhat_ + 2.001 * skin;  // a hair more against round-off
-  const double scale = x0.size() > 0 ? x0.cwiseAbs().maxCoeff() : 0.0;
-  if (move.deviation <= max_skin_ && (&x1 == &x0 || holds(inflation, scale, RigidFit{}, move))) {
+  // Built halfway along the move, both its ends lie half its deviation from the
+  // reference: one build serves the sweep and the positions at its end, where
+  // Newton goes next, for moves up to twice the largest skin.
+  Positions reference = &x1 == &x0 ? x0 : Positions(0.5 * (x0 + x1));
+  const double scale = reference.size() > 0 ? reference.cwiseAbs().maxCoeff() : 0.0;
+  if (move.deviation <= 2.0 * max_skin_ && covers_move(reference, skin, inflation, scale, g, x0, x1)) {
     g.skin = skin;
     g.inflation = inflation;
     g.scale = scale;
-    g.reference = x0;
+    g.reference = std::move(reference);
     g.trusted = excluding ? trusted : std::vector<char>{};
-    replace_cached(g, find(x0, x0, inflation));
+    replace_cached(g, find(g.reference, g.reference, inflation));
     return g.cached;
   }
   // A one-off for this sweep: the pairs whose swept boxes come within dhat in

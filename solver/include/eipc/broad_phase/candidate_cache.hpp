@@ -15,9 +15,11 @@
 // contact and keeps more of its distance than the CCD could stop it at, when
 // the turn between the two ends is small (`keeps`, docs/performance.md). So
 // the contacts and the CCD step over the cache are exactly those over every
-// pair. A group is rebuilt when that no longer holds; a sweep longer than the
-// largest skin beyond its rigid part gets a one-off broad phase of its own (for
-// that group only), in the frame that follows the group's mean translation.
+// pair. A group is rebuilt when that no longer holds, at the positions halfway
+// along the sweep asked about (its ends then lie half its deviation away, and
+// Newton's next positions are usually at its end); a sweep longer than twice
+// the largest skin beyond its rigid part gets a one-off broad phase of its own
+// (for that group only), in the frame that follows the group's mean translation.
 // A body that is one trusted convex region (AffinePatches) needs no broad
 // phase at all: its group is then its pairs close at rest. A rigid body
 // (CollisionMesh::rigid_body, a kinematic one) has no group of its own pairs.
@@ -102,6 +104,10 @@ private:
   /// Does g.cached hold every pair in contact at x0 and x1 and on the straight
   /// move between them, and every pair the CCD of that move could stop?
   bool keeps(const Group& g, const Positions& x0, const Positions& x1) const;
+  /// The same for g's pairs closer than `inflation` at `reference` (largest
+  /// |coordinate| `scale`), with `skin` per vertex of room.
+  bool covers_move(const Positions& reference, double skin, double inflation, double scale, const Group& g,
+                   const Positions& x0, const Positions& x1) const;
   /// The same for pairs closer than `inflation` at a reference whose largest
   /// |coordinate| is `scale`, and two positions fitted to it as at0 and at1.
   bool holds(double inflation, double scale, const RigidFit& at0, const RigidFit& at1) const;

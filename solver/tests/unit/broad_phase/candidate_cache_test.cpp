@@ -194,7 +194,12 @@ TEST_CASE("pairs left out of the cache that a turned move brings close are found
     const Positions x0 = slivers_at(m, 7.9 * dhat, M_PI / 4), x1 = slivers_at(m, -7.9 * dhat, M_PI / 4);
     REQUIRE(max_collision_free_step(m, x0, x1, std::nullopt, 0.1) < 1.0);
     check_move(m, x0, x1, cache.along(m, x0, x1), dhat);
-    CHECK(cache.around(m, x0).size() == 0);  // x0 alone is covered
+    // Rebuilt halfway along the move, the set serves both its ends.
+    const int rebuilt = cache.rebuilds();
+    CHECK(rebuilt == built + 1);
+    check_holds_contacts(m, x0, cache.around(m, x0), dhat);
+    check_holds_contacts(m, x1, cache.around(m, x1), dhat);
+    CHECK(cache.rebuilds() == rebuilt);
   }
   SECTION("a position just past the skin, turned or not") {
     for (const double angle : {0.0, M_PI / 4}) {
@@ -291,4 +296,22 @@ TEST_CASE("a rigid body's own pairs are left out of the cache", "[contact][broad
   CandidateCache rigid(dhat, dhat, 2 * dhat, 0.25 * dhat, ccd_stop_fraction(0.1));
   CHECK(rigid.for_contacts(m, m.rest).size() == 0);
   CHECK(rigid.along(m, m.rest, turned_whole).size() == 0);
+}
+
+TEST_CASE("a move up to twice the largest skin is one build, which serves its end too", "[contact][broad_phase]") {
+  // The slivers stretched 10% along their length: their ends move 2.7 dhat
+  // beyond the mean translation, more than the largest skin (2 dhat). Built
+  // halfway along, the set serves the sweep and then the contacts at its end.
+  const double dhat = 1e-3;
+  const CollisionMesh m = two_slivers(20 * dhat, 0.5 * dhat);
+  CandidateCache cache(dhat, dhat, 2 * dhat, 0.25 * dhat, ccd_stop_fraction(0.1));
+  cache.around(m, m.rest);
+  const int built = cache.rebuilds();
+  Positions x1 = m.rest;
+  x1.col(0) *= 1.1;
+  check_move(m, m.rest, x1, cache.along(m, m.rest, x1), dhat);
+  CHECK(cache.rebuilds() == built + 1);
+  check_same_contacts(build_contact_set(m, x1, cache.for_contacts(m, x1), dhat),
+                      build_contact_set(m, x1, find_candidates(m, x1, x1, dhat), dhat));
+  CHECK(cache.rebuilds() == built + 1);
 }
