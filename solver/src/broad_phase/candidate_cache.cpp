@@ -255,22 +255,26 @@ const Candidates& CandidateCache::group_along(Group& g, const CollisionMesh& mes
   return g.one_off;
 }
 
+const CandidateLists& CandidateCache::along_lists(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
+                                                  const std::vector<char>& trusted) {
+  make_groups(mesh);
+  lists_one_off_ = false;
+  lists_.clear();
+  for (Group& g : groups_) lists_.push_back(&group_along(g, mesh, x0, x1, trusted, lists_one_off_));
+  return lists_;
+}
+
 const Candidates& CandidateCache::along(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
                                        const std::vector<char>& trusted) {
-  make_groups(mesh);
-  bool one_off = false;
-  std::vector<const Candidates*> sets;
+  const CandidateLists& lists = along_lists(mesh, x0, x1, trusted);
   std::vector<int> generation;
-  for (Group& g : groups_) {
-    sets.push_back(&group_along(g, mesh, x0, x1, trusted, one_off));
-    generation.push_back(g.rebuilds);
-  }
+  for (const Group& g : groups_) generation.push_back(g.rebuilds);
   // Concatenated again unless it holds exactly these (cached) sets already.
-  if (one_off || along_one_off_ || generation != along_generation_) {
+  if (lists_one_off_ || along_one_off_ || generation != along_generation_) {
     along_ = Candidates{};
-    for (const Candidates* c : sets) append(along_, *c);
+    for (const Candidates* c : lists) append(along_, *c);
     along_generation_ = generation;
-    along_one_off_ = one_off;
+    along_one_off_ = lists_one_off_;
   }
   return along_;
 }

@@ -83,8 +83,9 @@ double round_off_margin(const Positions& x0, const Positions& x1) {
 /// second frame itself. Most superset pairs are rejected by the box test
 /// (~0.03 us); a narrow-phase query costs ~0.5 us; the grain is set for a mix
 /// of the two.
-double collision_free_step(const CollisionMesh& mesh, const Positions& x0, const Positions& x1, const Candidates& c,
-                           bool all_overlap, std::optional<double> ground_height, double min_distance_ratio) {
+double collision_free_step(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
+                           const CandidateLists& lists, bool all_overlap, std::optional<double> ground_height,
+                           double min_distance_ratio) {
   SweptBoxes all, own;
   if (!all_overlap) {
     const double margin = round_off_margin(x0, x1);
@@ -93,22 +94,25 @@ double collision_free_step(const CollisionMesh& mesh, const Positions& x0, const
   }
   const bool bodies = !mesh.vertex_body.empty();
   const std::size_t grain = grain_for(all_overlap ? 0.5 : 0.06);
-  double alpha = parallel_min(c.point_triangle.size(), grain, 1.0, [&](std::size_t i) {
-    const PointTriangleCandidate& p = c.point_triangle[i];
-    if (!all_overlap) {
-      const SweptBoxes& b = bodies && mesh.vertex_body[p.vertex] == mesh.body_of_face(p.face) ? own : all;
-      if (!b.vertices[std::size_t(p.vertex)].overlaps(b.faces[std::size_t(p.face)])) return 1.0;
-    }
-    return point_triangle_toi(mesh, x0, x1, p, min_distance_ratio);
-  });
-  alpha = parallel_min(c.edge_edge.size(), grain, alpha, [&](std::size_t i) {
-    const EdgeEdgeCandidate& e = c.edge_edge[i];
-    if (!all_overlap) {
-      const SweptBoxes& b = bodies && mesh.body_of_edge(e.edge_a) == mesh.body_of_edge(e.edge_b) ? own : all;
-      if (!b.edges[std::size_t(e.edge_a)].overlaps(b.edges[std::size_t(e.edge_b)])) return 1.0;
-    }
-    return edge_edge_toi(mesh, x0, x1, e, min_distance_ratio);
-  });
+  double alpha = 1.0;
+  for (const Candidates* c : lists) {
+    alpha = parallel_min(c->point_triangle.size(), grain, alpha, [&](std::size_t i) {
+      const PointTriangleCandidate& p = c->point_triangle[i];
+      if (!all_overlap) {
+        const SweptBoxes& b = bodies && mesh.vertex_body[p.vertex] == mesh.body_of_face(p.face) ? own : all;
+        if (!b.vertices[std::size_t(p.vertex)].overlaps(b.faces[std::size_t(p.face)])) return 1.0;
+      }
+      return point_triangle_toi(mesh, x0, x1, p, min_distance_ratio);
+    });
+    alpha = parallel_min(c->edge_edge.size(), grain, alpha, [&](std::size_t i) {
+      const EdgeEdgeCandidate& e = c->edge_edge[i];
+      if (!all_overlap) {
+        const SweptBoxes& b = bodies && mesh.body_of_edge(e.edge_a) == mesh.body_of_edge(e.edge_b) ? own : all;
+        if (!b.edges[std::size_t(e.edge_a)].overlaps(b.edges[std::size_t(e.edge_b)])) return 1.0;
+      }
+      return edge_edge_toi(mesh, x0, x1, e, min_distance_ratio);
+    });
+  }
   if (ground_height) {
     const double h = *ground_height;
     alpha = parallel_min(std::size_t(mesh.num_vertices()), grain_for(0.02), alpha, [&](std::size_t v) {
@@ -126,13 +130,19 @@ double collision_free_step(const CollisionMesh& mesh, const Positions& x0, const
 double max_collision_free_step(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
                                std::optional<double> ground_height, double min_distance_ratio) {
   const Candidates c = find_candidates(mesh, x0, follow_mean_translation(x0, x1), 2.0 * round_off_margin(x0, x1));
-  return collision_free_step(mesh, x0, x1, c, true, ground_height, min_distance_ratio);
+  return collision_free_step(mesh, x0, x1, {&c}, true, ground_height, min_distance_ratio);
 }
 
 double max_collision_free_step(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
                                const Candidates& superset, std::optional<double> ground_height,
                                double min_distance_ratio) {
-  return collision_free_step(mesh, x0, x1, superset, false, ground_height, min_distance_ratio);
+  return collision_free_step(mesh, x0, x1, {&superset}, false, ground_height, min_distance_ratio);
+}
+
+double max_collision_free_step(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
+                               const CandidateLists& supersets, std::optional<double> ground_height,
+                               double min_distance_ratio) {
+  return collision_free_step(mesh, x0, x1, supersets, false, ground_height, min_distance_ratio);
 }
 
 double ccd_stop_fraction(double min_distance_ratio) {

@@ -44,10 +44,10 @@ double ContactQueries::collision_free_fraction(const Positions& q, const Positio
     const double move = x0.rows() > 0 ? (x1 - x0).rowwise().norm().maxCoeff() : 0.0;
     if (2.0 * move < (1.0 - params_.solver.ccd_separation_ratio) * closest) return 1.0;
   }
-  const Candidates* candidates;
+  const CandidateLists* candidates;
   {
     ScopedTimer timer(times_.broad_phase);
-    candidates = &candidates_.along(sys_.collision().mesh(), x0, x1, trusted_patches(q, q1));
+    candidates = &candidates_.along_lists(sys_.collision().mesh(), x0, x1, trusted_patches(q, q1));
   }
   ScopedTimer timer(times_.ccd);
   return max_collision_free_step(sys_.collision().mesh(), x0, x1, *candidates, params_.ground_height,

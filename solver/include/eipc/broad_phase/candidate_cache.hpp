@@ -60,6 +60,9 @@ public:
   /// Candidates says.
   const Candidates& along(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
                           const std::vector<char>& trusted = {});
+  /// The same sets, one per group, not copied into one (valid until the next call).
+  const CandidateLists& along_lists(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
+                                    const std::vector<char>& trusted = {});
   /// A superset of find_candidates(mesh, x, x, dhat).
   const Candidates& around(const CollisionMesh& mesh, const Positions& x, const std::vector<char>& trusted = {}) {
     return along(mesh, x, x, trusted);
@@ -129,6 +132,8 @@ private:
   Candidates along_;                   ///< the groups' last along() sets, concatenated
   std::vector<int> along_generation_;  ///< each group's rebuilds when along_ was concatenated
   bool along_one_off_ = false;         ///< along_ holds a one-off set
+  CandidateLists lists_;               ///< the groups' last along_lists() sets
+  bool lists_one_off_ = false;         ///< lists_ hold a one-off set
   Candidates for_contacts_;  ///< the groups' last for_contacts() sets, concatenated
   BroadPhaseTrees trees_;    ///< every rebuild's box trees, refit by the next one
 };

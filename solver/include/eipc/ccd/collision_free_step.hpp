@@ -38,6 +38,10 @@ double max_collision_free_step(const CollisionMesh& mesh, const Positions& x0, c
 double max_collision_free_step(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
                                const Candidates& superset, std::optional<double> ground_height,
                                double min_distance_ratio);
+/// The same over the union of several supersets (CandidateCache::along_lists).
+double max_collision_free_step(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
+                               const CandidateLists& supersets, std::optional<double> ground_height,
+                               double min_distance_ratio);
 
 /// The fraction of its distance at x0 below which max_collision_free_step may
 /// stop a pair: the kept distance (min_distance_ratio) plus the additive CCD's

@@ -56,4 +56,7 @@ struct Candidates {
   std::size_t size() const { return point_triangle.size() + edge_edge.size(); }
 };
 
+/// Candidate sets read one after the other (a cache's groups), not copied into one.
+using CandidateLists = std::vector<const Candidates*>;
+
 }  // namespace eipc

@@ -315,3 +315,24 @@ TEST_CASE("a move up to twice the largest skin is one build, which serves its en
                       build_contact_set(m, x1, find_candidates(m, x1, x1, dhat), dhat));
   CHECK(cache.rebuilds() == built + 1);
 }
+
+TEST_CASE("along_lists holds the sets along joins, and the CCD over them is the same", "[contact][broad_phase]") {
+  const double dhat = 1e-3;
+  const CollisionMesh m = two_boxes(dhat);
+  CandidateCache cache(dhat, dhat, 2 * dhat, 0.25 * dhat, ccd_stop_fraction(0.1));
+  Positions x = m.rest;
+  for (int k = 0; k < 6; ++k) {
+    Positions x1 = x;
+    for (int v = 0; v < m.num_vertices(); ++v)
+      if (m.vertex_body[v] == 1) x1(v, 0) += (k + 1) * dhat;  // past the skin from the third step
+    Candidates joined;
+    for (const Candidates* c : cache.along_lists(m, x, x1)) {
+      joined.point_triangle.insert(joined.point_triangle.end(), c->point_triangle.begin(), c->point_triangle.end());
+      joined.edge_edge.insert(joined.edge_edge.end(), c->edge_edge.begin(), c->edge_edge.end());
+    }
+    CHECK(max_collision_free_step(m, x, x1, cache.along_lists(m, x, x1), std::nullopt, 0.1) ==
+          max_collision_free_step(m, x, x1, std::nullopt, 0.1));
+    check_same(joined, cache.along(m, x, x1));
+    x = x1;
+  }
+}
