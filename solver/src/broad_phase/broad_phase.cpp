@@ -191,24 +191,6 @@ void check_counts(const CollisionMesh& mesh, const Positions& x0, const Position
     throw InputError("find_candidates: position count does not match the collision mesh");
 }
 
-}  // namespace
-
-namespace {
-
-/// The patch (or region) all of `vertices` lie in by `piece_of`, or -1.
-int common_piece(const std::vector<int>& piece_of, const std::array<int, 4>& vertices) {
-  if (piece_of.empty()) return -1;
-  const int p = piece_of[std::size_t(vertices[0])];
-  if (p < 0) return -1;
-  for (std::size_t i = 1; i < 4; ++i)
-    if (piece_of[std::size_t(vertices[i])] != p) return -1;
-  return p;
-}
-
-}  // namespace
-
-namespace {
-
 /// CSR lists of `second` by `first` (n rows), each list ascending.
 template <class T, class First, class Second>
 void by_first(std::vector<T> pairs, int n, First first, Second second, std::vector<int>& start, std::vector<int>& of) {

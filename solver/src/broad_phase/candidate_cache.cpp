@@ -86,15 +86,6 @@ Candidates at_risk_pairs(const CollisionMesh& mesh, double distance, double reac
   return out;
 }
 
-/// The region every vertex of `vertices` lies in, or -1.
-int common_region(const CollisionMesh& mesh, const std::vector<int>& vertices) {
-  if (mesh.vertex_region.empty() || vertices.empty()) return -1;
-  const int r = mesh.vertex_region[std::size_t(vertices[0])];
-  for (int v : vertices)
-    if (mesh.vertex_region[std::size_t(v)] != r) return -1;
-  return r;
-}
-
 /// The pairs of `c` whose first primitive belongs to `body`.
 Candidates of_body(const CollisionMesh& mesh, const Candidates& c, int body) {
   Candidates out;
@@ -153,7 +144,7 @@ void CandidateCache::make_groups(const CollisionMesh& mesh) {
         if (!piece_of->empty() && (*piece_of)[std::size_t(v)] >= 0) g.pieces.push_back((*piece_of)[std::size_t(v)]);
     std::sort(g.pieces.begin(), g.pieces.end());
     g.pieces.erase(std::unique(g.pieces.begin(), g.pieces.end()), g.pieces.end());
-    if (patch_min_stretch_ > 0.0 && (g.region = common_region(mesh, g.vertices)) >= 0)
+    if (patch_min_stretch_ > 0.0 && (g.region = common_piece(mesh.vertex_region, g.vertices)) >= 0)
       g.region_pairs = of_body(mesh, at_risk, b);
     groups_.push_back(std::move(g));
   }

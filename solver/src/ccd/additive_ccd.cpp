@@ -67,7 +67,7 @@ bool additive_ccd(const Stencil& x_t0, const Stencil& x_t1, int split, Distance 
     if (gap_bound > 0.0 && opt.conservative_rescaling * gap_bound > tmax * lp * (1.0 + 1e-9)) return false;
   }
   const double d0 = distance(x_t0);
-  if (opt.start_fraction != 0.0) min_distance += opt.start_fraction * d0;
+  if (r != 0.0) min_distance += r * d0;
   const double gap0 = d0 - err - min_distance;
   if (!(gap0 > 0.0)) return true;  // already within min_distance (or NaN input)
   if (lp == 0.0) return false;     // no relative motion: the distance is constant

@@ -4,6 +4,7 @@
 
 #include "eipc/common.hpp"
 
+#include <iterator>
 #include <vector>
 
 namespace eipc {
@@ -29,6 +30,19 @@ struct CollisionMesh {
   int body_of_face(int f) const { return vertex_body[faces(f, 0)]; }
   int body_of_edge(int e) const { return vertex_body[edges(e, 0)]; }
 };
+
+/// The patch or region all of `vertices` lie in, by `piece_of`
+/// (CollisionMesh::vertex_patch or vertex_region), or -1.
+template <class Vertices>
+int common_piece(const std::vector<int>& piece_of, const Vertices& vertices) {
+  auto v = std::begin(vertices);
+  if (piece_of.empty() || v == std::end(vertices)) return -1;
+  const int p = piece_of[std::size_t(*v)];
+  if (p < 0) return -1;
+  for (++v; v != std::end(vertices); ++v)
+    if (piece_of[std::size_t(*v)] != p) return -1;
+  return p;
+}
 
 /// A vertex of the collision mesh closer than dhat to a triangle.
 struct PointTriangleCandidate {
