@@ -255,6 +255,13 @@ const CandidateLists& CandidateCache::along_lists(const CollisionMesh& mesh, con
   return lists_;
 }
 
+std::vector<PairDistanceBounds> CandidateCache::distance_bounds(const CollisionMesh& mesh, const Positions& x0) const {
+  std::vector<PairDistanceBounds> bounds(lists_.size());
+  for (std::size_t k = 0; k < lists_.size() && k < groups_.size(); ++k)
+    if (lists_[k] == &groups_[k].cached) bounds[k] = groups_[k].gaps.bounds_at(mesh, x0, groups_[k].cached);
+  return bounds;
+}
+
 const Candidates& CandidateCache::along(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
                                        const std::vector<char>& trusted) {
   const CandidateLists& lists = along_lists(mesh, x0, x1, trusted);

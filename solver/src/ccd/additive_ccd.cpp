@@ -59,11 +59,13 @@ bool additive_ccd(const Stencil& x_t0, const Stencil& x_t1, int split, Distance 
 
   toi = 0.0;
   // A pair far enough apart that its first step passes tmax is settled from a
-  // lower bound on d(0): its boxes' distance less twice the rounding allowance
-  // (so at most the computed d(0)). The answer is the one below.
+  // lower bound on d(0): its boxes' distance, or the caller's bound, less
+  // twice the rounding allowance (so at most the computed d(0)). The answer
+  // is the one below.
   const double r = opt.start_fraction;
   if (r <= 1.0) {
-    const double gap_bound = (1.0 - r) * (box_gap(x_t0, split) - 2.0 * err) - err - min_distance;
+    const double below = std::max(box_gap(x_t0, split), opt.distance_lower_bound);
+    const double gap_bound = (1.0 - r) * (below - 2.0 * err) - err - min_distance;
     if (gap_bound > 0.0 && opt.conservative_rescaling * gap_bound > tmax * lp * (1.0 + 1e-9)) return false;
   }
   const double d0 = distance(x_t0);

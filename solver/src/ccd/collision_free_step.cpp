@@ -40,30 +40,32 @@ SweptBoxes swept_boxes(const CollisionMesh& mesh, const Positions& x0, const Pos
   return b;
 }
 
-/// Options keeping min_distance_ratio of each pair's distance at t = 0.
-AdditiveCcdOptions keeping(double min_distance_ratio) {
+/// Options keeping min_distance_ratio of each pair's distance at t = 0, whose
+/// distance there is at least `lower_bound`.
+AdditiveCcdOptions keeping(double min_distance_ratio, double lower_bound) {
   AdditiveCcdOptions o;
   o.start_fraction = min_distance_ratio;
+  o.distance_lower_bound = lower_bound;
   return o;
 }
 
 double point_triangle_toi(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
-                          const PointTriangleCandidate& c, double min_distance_ratio) {
+                          const PointTriangleCandidate& c, double min_distance_ratio, double lower_bound) {
   const int v = c.vertex, f0 = mesh.faces(c.face, 0), f1 = mesh.faces(c.face, 1), f2 = mesh.faces(c.face, 2);
   double toi = 1.0;
   if (!point_triangle_ccd(at(x0, v), at(x0, f0), at(x0, f1), at(x0, f2), at(x1, v), at(x1, f0), at(x1, f1),
-                          at(x1, f2), 0.0, 1.0, toi, keeping(min_distance_ratio)))
+                          at(x1, f2), 0.0, 1.0, toi, keeping(min_distance_ratio, lower_bound)))
     toi = 1.0;
   return toi;
 }
 
 double edge_edge_toi(const CollisionMesh& mesh, const Positions& x0, const Positions& x1, const EdgeEdgeCandidate& c,
-                     double min_distance_ratio) {
+                     double min_distance_ratio, double lower_bound) {
   const int a0 = mesh.edges(c.edge_a, 0), a1 = mesh.edges(c.edge_a, 1);
   const int b0 = mesh.edges(c.edge_b, 0), b1 = mesh.edges(c.edge_b, 1);
   double toi = 1.0;
   if (!edge_edge_ccd(at(x0, a0), at(x0, a1), at(x0, b0), at(x0, b1), at(x1, a0), at(x1, a1), at(x1, b0),
-                     at(x1, b1), 0.0, 1.0, toi, keeping(min_distance_ratio)))
+                     at(x1, b1), 0.0, 1.0, toi, keeping(min_distance_ratio, lower_bound)))
     toi = 1.0;
   return toi;
 }
@@ -82,10 +84,11 @@ double round_off_margin(const Positions& x0, const Positions& x1) {
 /// `all_overlap` skips that test when c came from find_candidates in the
 /// second frame itself. Most superset pairs are rejected by the box test
 /// (~0.03 us); a narrow-phase query costs ~0.5 us; the grain is set for a mix
-/// of the two.
+/// of the two. bounds[k], when there, bounds the distances at x0 of lists[k]'s
+/// pairs from below, which spares most queries their distance at x0.
 double collision_free_step(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
                            const CandidateLists& lists, bool all_overlap, std::optional<double> ground_height,
-                           double min_distance_ratio) {
+                           double min_distance_ratio, const std::vector<PairDistanceBounds>& bounds = {}) {
   SweptBoxes all, own;
   if (!all_overlap) {
     const double margin = round_off_margin(x0, x1);
@@ -95,14 +98,17 @@ double collision_free_step(const CollisionMesh& mesh, const Positions& x0, const
   const bool bodies = !mesh.vertex_body.empty();
   const std::size_t grain = grain_for(all_overlap ? 0.5 : 0.06);
   double alpha = 1.0;
-  for (const Candidates* c : lists) {
+  for (std::size_t k = 0; k < lists.size(); ++k) {
+    const Candidates* c = lists[k];
+    const PairDistanceBounds none;
+    const PairDistanceBounds& below = k < bounds.size() ? bounds[k] : none;
     alpha = parallel_min(c->point_triangle.size(), grain, alpha, [&](std::size_t i) {
       const PointTriangleCandidate& p = c->point_triangle[i];
       if (!all_overlap) {
         const SweptBoxes& b = bodies && mesh.vertex_body[p.vertex] == mesh.body_of_face(p.face) ? own : all;
         if (!b.vertices[std::size_t(p.vertex)].overlaps(b.faces[std::size_t(p.face)])) return 1.0;
       }
-      return point_triangle_toi(mesh, x0, x1, p, min_distance_ratio);
+      return point_triangle_toi(mesh, x0, x1, p, min_distance_ratio, below ? below.point_triangle(i, p) : 0.0);
     });
     alpha = parallel_min(c->edge_edge.size(), grain, alpha, [&](std::size_t i) {
       const EdgeEdgeCandidate& e = c->edge_edge[i];
@@ -110,7 +116,7 @@ double collision_free_step(const CollisionMesh& mesh, const Positions& x0, const
         const SweptBoxes& b = bodies && mesh.body_of_edge(e.edge_a) == mesh.body_of_edge(e.edge_b) ? own : all;
         if (!b.edges[std::size_t(e.edge_a)].overlaps(b.edges[std::size_t(e.edge_b)])) return 1.0;
       }
-      return edge_edge_toi(mesh, x0, x1, e, min_distance_ratio);
+      return edge_edge_toi(mesh, x0, x1, e, min_distance_ratio, below ? below.edge_edge(i, e) : 0.0);
     });
   }
   if (ground_height) {
@@ -141,8 +147,8 @@ double max_collision_free_step(const CollisionMesh& mesh, const Positions& x0, c
 
 double max_collision_free_step(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
                                const CandidateLists& supersets, std::optional<double> ground_height,
-                               double min_distance_ratio) {
-  return collision_free_step(mesh, x0, x1, supersets, false, ground_height, min_distance_ratio);
+                               double min_distance_ratio, const std::vector<PairDistanceBounds>& bounds) {
+  return collision_free_step(mesh, x0, x1, supersets, false, ground_height, min_distance_ratio, bounds);
 }
 
 double ccd_stop_fraction(double min_distance_ratio) {

@@ -2,6 +2,8 @@
 
 #include "eipc/collisions/contact_set.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace eipc {
@@ -21,6 +23,35 @@ void carry_list(const std::vector<Candidate>& then, const std::vector<float>& th
 }
 
 }  // namespace
+
+template <std::size_t NA, std::size_t NB>
+double PairDistanceBounds::bound(float gap, const std::array<int, NA>& a, const std::array<int, NB>& b) const {
+  if (!std::isfinite(gap)) return -std::numeric_limits<double>::infinity();
+  auto move = [&](int v) { return Eigen::RowVector3d(x_->row(v) - reference_->row(v)); };
+  double apart2 = 0.0;
+  for (int i : a)
+    for (int j : b) apart2 = std::max(apart2, (move(i) - move(j)).squaredNorm());
+  // A relative margin far above the round-off of the moves (each exact where x
+  // is near the reference) and of the norm.
+  return double(gap) - std::sqrt(apart2) * (1.0 + 1e-9);
+}
+
+double PairDistanceBounds::point_triangle(std::size_t i, const PointTriangleCandidate& c) const {
+  const auto& f = mesh_->faces;
+  return bound(gaps_[i], std::array<int, 1>{c.vertex}, std::array<int, 3>{f(c.face, 0), f(c.face, 1), f(c.face, 2)});
+}
+
+double PairDistanceBounds::edge_edge(std::size_t i, const EdgeEdgeCandidate& c) const {
+  const auto& e = mesh_->edges;
+  return bound(gaps_[point_triangles_ + i], std::array<int, 2>{e(c.edge_a, 0), e(c.edge_a, 1)},
+               std::array<int, 2>{e(c.edge_b, 0), e(c.edge_b, 1)});
+}
+
+PairDistanceBounds RememberedGaps::bounds_at(const CollisionMesh& mesh, const Positions& x,
+                                             const Candidates& candidates) const {
+  if (gaps_.size() != candidates.size() || reference_.rows() != x.rows()) return {};
+  return PairDistanceBounds(mesh, gaps_, candidates.point_triangle.size(), reference_, x);
+}
 
 void RememberedGaps::carry(const Candidates& then, const Candidates& now) {
   std::vector<float> gaps;

@@ -63,6 +63,11 @@ public:
   /// The same sets, one per group, not copied into one (valid until the next call).
   const CandidateLists& along_lists(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
                                     const std::vector<char>& trusted = {});
+  /// Lower bounds of the distances at x0 (along_lists' x0) of the pairs of the
+  /// last along_lists() sets, one entry per set (empty for a one-off): each
+  /// group's remembered gaps, from its last contact filtering, less the moves
+  /// since. Valid while x0 and the cache are unchanged.
+  std::vector<PairDistanceBounds> distance_bounds(const CollisionMesh& mesh, const Positions& x0) const;
   /// A superset of find_candidates(mesh, x, x, dhat).
   const Candidates& around(const CollisionMesh& mesh, const Positions& x, const std::vector<char>& trusted = {}) {
     return along(mesh, x, x, trusted);

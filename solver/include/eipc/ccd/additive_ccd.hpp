@@ -30,6 +30,11 @@ struct AdditiveCcdOptions {
   /// the query then treats min_distance + start_fraction * d(0) as its
   /// min_distance (d(0) is computed once, for both uses).
   double start_fraction = 0.0;
+  /// A lower bound of d(0) the caller knows (e.g. a remembered gap less the
+  /// moves since, PairDistanceBounds): like the gap between the primitives'
+  /// boxes, it settles a pair whose first step would pass tmax without
+  /// computing d(0). Whichever of the two is larger counts.
+  double distance_lower_bound = 0.0;
 };
 
 /// Point p against triangle (t0, t1, t2); arguments at t = 0, then at t = 1.

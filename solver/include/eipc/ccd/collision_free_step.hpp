@@ -3,6 +3,7 @@
 #pragma once
 
 #include "eipc/collisions/collision_mesh.hpp"
+#include "eipc/collisions/remembered_gaps.hpp"
 
 #include <optional>
 
@@ -39,9 +40,12 @@ double max_collision_free_step(const CollisionMesh& mesh, const Positions& x0, c
                                const Candidates& superset, std::optional<double> ground_height,
                                double min_distance_ratio);
 /// The same over the union of several supersets (CandidateCache::along_lists).
+/// bounds[k], where given, bounds the distances at x0 of supersets[k]'s pairs
+/// from below (CandidateCache::distance_bounds): the result is the same, and
+/// most pairs need not compute their distance at x0.
 double max_collision_free_step(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
                                const CandidateLists& supersets, std::optional<double> ground_height,
-                               double min_distance_ratio);
+                               double min_distance_ratio, const std::vector<PairDistanceBounds>& bounds = {});
 
 /// The fraction of its distance at x0 below which max_collision_free_step may
 /// stop a pair: the kept distance (min_distance_ratio) plus the additive CCD's

@@ -8,9 +8,38 @@
 
 #include "eipc/collisions/collision_mesh.hpp"
 
+#include <array>
 #include <vector>
 
 namespace eipc {
+
+/// Lower bounds of the distances of a candidate list's pairs at positions x:
+/// each pair's remembered gap, at the reference, less the largest move of one
+/// of its vertices relative to one of the other primitive's since then (no
+/// distance between the two primitives changed by more). -infinity where no
+/// gap is known. Refers to the gaps and both positions: valid while they are.
+class PairDistanceBounds {
+public:
+  PairDistanceBounds() = default;  ///< none known
+  PairDistanceBounds(const CollisionMesh& mesh, const std::vector<float>& gaps, std::size_t point_triangles,
+                     const Positions& reference, const Positions& x)
+      : mesh_(&mesh), gaps_(gaps.data()), point_triangles_(point_triangles), reference_(&reference), x_(&x) {}
+  explicit operator bool() const { return gaps_ != nullptr; }
+  /// The bound of the i-th point-triangle pair of the list, c.
+  double point_triangle(std::size_t i, const PointTriangleCandidate& c) const;
+  /// The bound of the i-th edge-edge pair of the list, c.
+  double edge_edge(std::size_t i, const EdgeEdgeCandidate& c) const;
+
+private:
+  template <std::size_t NA, std::size_t NB>
+  double bound(float gap, const std::array<int, NA>& a, const std::array<int, NB>& b) const;
+
+  const CollisionMesh* mesh_ = nullptr;
+  const float* gaps_ = nullptr;  ///< per pair, point-triangle first
+  std::size_t point_triangles_ = 0;
+  const Positions* reference_ = nullptr;
+  const Positions* x_ = nullptr;
+};
 
 class RememberedGaps {
 public:
@@ -23,6 +52,10 @@ public:
   /// `now` (both sorted as Candidates says): the pairs in both keep their gaps,
   /// the others have none yet.
   void carry(const Candidates& then, const Candidates& now);
+
+  /// Lower bounds of the distances at x of the pairs of `candidates` (the
+  /// list of the last call or carry()); none when no gaps are kept for it.
+  PairDistanceBounds bounds_at(const CollisionMesh& mesh, const Positions& x, const Candidates& candidates) const;
 
 private:
   std::vector<float> gaps_;  ///< per pair (point-triangle first): its distance is at least this at reference_

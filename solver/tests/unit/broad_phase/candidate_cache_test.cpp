@@ -336,3 +336,31 @@ TEST_CASE("along_lists holds the sets along joins, and the CCD over them is the 
     x = x1;
   }
 }
+
+TEST_CASE("the CCD with the cache's distance bounds is the CCD without them", "[contact][broad_phase]") {
+  // The gaps of a contact filtering with the boxes 3 dhat apart bound the
+  // distances after the upper box came back down (less its move since): a
+  // sweep from there that would close the last 0.5 dhat is stopped as without
+  // the bounds. A bound that ignored the move since would skip those pairs.
+  const double dhat = 1e-3;
+  const CollisionMesh m = two_boxes(dhat);
+  CandidateCache cache(dhat, dhat, 2 * dhat, 0.25 * dhat, ccd_stop_fraction(0.1));
+  auto lowered = [&](const Positions& x, double by) {
+    Positions out = x;
+    for (int v = 0; v < m.num_vertices(); ++v)
+      if (m.vertex_body[v] == 1) out(v, 2) -= by;
+    return out;
+  };
+  const Positions lifted = lowered(m.rest, -2.5 * dhat);
+  cache.for_contacts(m, lifted);
+  const Positions back = lowered(lifted, 2.5 * dhat);
+  for (const auto& [x0, x1] : {std::pair{lifted, back}, std::pair{back, lowered(back, 0.6 * dhat)}}) {
+    const CandidateLists& lists = cache.along_lists(m, x0, x1);
+    const std::vector<PairDistanceBounds> bounds = cache.distance_bounds(m, x0);
+    CHECK(std::any_of(bounds.begin(), bounds.end(), [](const PairDistanceBounds& b) { return bool(b); }));
+    const double with = max_collision_free_step(m, x0, x1, lists, std::nullopt, 0.1, bounds);
+    CHECK(with == max_collision_free_step(m, x0, x1, lists, std::nullopt, 0.1));
+    CHECK(with == max_collision_free_step(m, x0, x1, std::nullopt, 0.1));
+  }
+  CHECK(max_collision_free_step(m, back, lowered(back, 0.6 * dhat), std::nullopt, 0.1) < 1.0);
+}
