@@ -22,15 +22,23 @@ void carry_list(const std::vector<Candidate>& then, const std::vector<float>& th
   }
 }
 
+/// How far each of `vertices` moved from `reference` to x.
+template <std::size_t N>
+std::array<Eigen::RowVector3d, N> moves(const Positions& x, const Positions& reference, const std::array<int, N>& vertices) {
+  std::array<Eigen::RowVector3d, N> m;
+  for (std::size_t k = 0; k < N; ++k) m[k] = x.row(vertices[k]) - reference.row(vertices[k]);
+  return m;
+}
+
 }  // namespace
 
 template <std::size_t NA, std::size_t NB>
 double PairDistanceBounds::bound(float gap, const std::array<int, NA>& a, const std::array<int, NB>& b) const {
   if (!std::isfinite(gap)) return -std::numeric_limits<double>::infinity();
-  auto move = [&](int v) { return Eigen::RowVector3d(x_->row(v) - reference_->row(v)); };
+  const auto moves_a = moves(*x_, *reference_, a), moves_b = moves(*x_, *reference_, b);
   double apart2 = 0.0;
-  for (int i : a)
-    for (int j : b) apart2 = std::max(apart2, (move(i) - move(j)).squaredNorm());
+  for (const Eigen::RowVector3d& i : moves_a)
+    for (const Eigen::RowVector3d& j : moves_b) apart2 = std::max(apart2, (i - j).squaredNorm());
   // A relative margin far above the round-off of the moves (each exact where x
   // is near the reference) and of the norm.
   return double(gap) - std::sqrt(apart2) * (1.0 + 1e-9);
