@@ -33,10 +33,4 @@ double minimum_distance(const CollisionMesh& mesh, const Positions& x, const Can
   return m;
 }
 
-double minimum_distance(const CollisionMesh& mesh, const Positions& x, const Candidates& candidates,
-                        const ContactSet& contacts) {
-  if (contacts.empty()) return minimum_distance(mesh, x, candidates, contacts.ground_height);
-  return closest_contact_distance(contacts, x);
-}
-
 }  // namespace eipc

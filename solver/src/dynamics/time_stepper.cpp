@@ -244,9 +244,9 @@ StepStats TimeStepper::step() {
 
   const Positions x = sys_.collision().positions(q_);
   contacts_ = end_contacts ? std::move(end_contacts) : queries_.contacts_at(q_);
-  const Candidates& c = queries_.candidates_near(q_);
   const ContactSet& contacts = *contacts_;
-  stats.min_distance = minimum_distance(mesh, x, c, contacts);
+  stats.min_distance =
+      minimum_distance(mesh, x, contacts, [&]() -> const Candidates& { return queries_.candidates_near(q_); });
   stats.active_pairs = static_cast<int>(contacts.size());
   const FrictionSet friction = s.friction.value_or(FrictionSet{});
   forces_ = body_pair_forces(mesh, contacts, contact_normal_forces(x, contacts, params_.contact.dhat, params_.contact.kappa),

@@ -14,9 +14,14 @@ double minimum_distance(const CollisionMesh& mesh, const Positions& x, const Can
                         std::optional<double> ground_height = std::nullopt);
 
 /// The same from the contacts of x when there are any: every pair closer than
-/// dhat is a contact, so the closest one is among them (a candidate pass only
-/// when nothing is within dhat).
-double minimum_distance(const CollisionMesh& mesh, const Positions& x, const Candidates& candidates,
-                        const ContactSet& contacts);
+/// dhat is a contact, so the closest one is among them. Only when nothing is
+/// within dhat are `candidates()` asked for (a cache may have to find them)
+/// and measured.
+template <class GetCandidates>
+double minimum_distance(const CollisionMesh& mesh, const Positions& x, const ContactSet& contacts,
+                        GetCandidates&& candidates) {
+  if (contacts.empty()) return minimum_distance(mesh, x, candidates(), contacts.ground_height);
+  return closest_contact_distance(contacts, x);
+}
 
 }  // namespace eipc

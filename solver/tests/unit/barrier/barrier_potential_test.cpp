@@ -88,11 +88,18 @@ TEST_CASE("minimum distance equals the brute-force minimum over candidates", "[c
   for (const double dhat : {2.0 * closest, 0.5 * closest}) {
     const ContactSet contacts = build_contact_set(m, soup.x, soup.candidates, dhat);
     CHECK(contacts.empty() == (dhat < closest));
-    CHECK(minimum_distance(m, soup.x, soup.candidates, contacts) == Approx(closest).epsilon(1e-12));
+    bool asked = false;
+    const auto candidates = [&]() -> const Candidates& {
+      asked = true;
+      return soup.candidates;
+    };
+    CHECK(minimum_distance(m, soup.x, contacts, candidates) == Approx(closest).epsilon(1e-12));
+    CHECK(asked == contacts.empty());  // the candidates only when no pair is a contact
   }
   const double ground = soup.x.col(2).minCoeff() - 0.1 * closest;
   const ContactSet with_ground = build_contact_set(m, soup.x, soup.candidates, 2.0 * closest, ground);
-  CHECK(minimum_distance(m, soup.x, soup.candidates, with_ground) == Approx(0.1 * closest).epsilon(1e-9));
+  CHECK(minimum_distance(m, soup.x, with_ground, [&]() -> const Candidates& { return soup.candidates; }) ==
+        Approx(0.1 * closest).epsilon(1e-9));
 }
 
 TEST_CASE("barrier potential gradient and Hessian match finite differences", "[contact][barrier][fd]") {
