@@ -11,6 +11,11 @@ namespace eipc {
 
 namespace {
 
+/// Within a body, the pairs at least this many dhat apart at the last contact
+/// filtering are left out of a sweep's CCD when the body's motion since then
+/// and along the sweep is rigid enough that none of them could stop it.
+constexpr double kFarGap = 1.5;
+
 /// Is x within `skin` of `reference` after the mean translation of `vertices`,
 /// or else (if `turn`) after the rigid motion that best follows them?
 bool covers(const Positions& reference, double skin, const Positions& x, const std::vector<int>& vertices, bool turn) {
@@ -255,10 +260,36 @@ const CandidateLists& CandidateCache::along_lists(const CollisionMesh& mesh, con
   return lists_;
 }
 
-std::vector<PairDistanceBounds> CandidateCache::distance_bounds(const CollisionMesh& mesh, const Positions& x0) const {
+bool CandidateCache::far_pairs_pass(const Group& g, double far, const Positions& x0, const Positions& x1) const {
+  // A pair at least `far` apart at the gaps' reference is at least
+  // d0 = far - 2 since.deviation apart at x0 (a rigid motion keeps distances),
+  // and along the straight move at least c d0 - 2 sweep.deviation, c the
+  // cosine of half the sweep's turn (as in holds()). It cannot stop the CCD
+  // while that stays above the stop fraction of its distance at x0 (for any
+  // distance at least d0, as c exceeds the fraction).
+  const double room = 0.5 * far;  // neither fit can pass when it deviates more
+  const RigidFit since = follow(g.gaps.reference(), x0, g.vertices, room, g.turns());
+  if (since.deviation > room) return false;
+  const RigidFit sweep = follow(x0, x1, g.vertices, room, g.turns());
+  if (sweep.deviation > room) return false;
+  const double c = half_angle_cosine(RigidFit{}, sweep);
+  const double moved = std::max((since.to_mean - since.from_mean).norm(), (sweep.to_mean - sweep.from_mean).norm());
+  const double margin = 1e-9 * far + 1e-12 * (x0.cwiseAbs().maxCoeff() + moved);  // as in holds()
+  const double d0 = far - 2.0 * since.deviation - margin;
+  return d0 * (c - ccd_stop_fraction_) > 2.0 * sweep.deviation + margin;
+}
+
+std::vector<PairDistanceBounds> CandidateCache::distance_bounds(const CollisionMesh& mesh, const Positions& x0,
+                                                                const Positions& x1) {
   std::vector<PairDistanceBounds> bounds(lists_.size());
-  for (std::size_t k = 0; k < lists_.size() && k < groups_.size(); ++k)
-    if (lists_[k] == &groups_[k].cached) bounds[k] = groups_[k].gaps.bounds_at(mesh, x0, groups_[k].cached);
+  for (std::size_t k = 0; k < lists_.size() && k < groups_.size(); ++k) {
+    Group& g = groups_[k];
+    if (lists_[k] != &g.cached) continue;
+    bounds[k] = g.gaps.bounds_at(mesh, x0, g.cached);
+    const double far = kFarGap * dhat_;
+    if (bounds[k] && g.turns() && far_pairs_pass(g, far, x0, x1))
+      bounds[k].set_may_stop(&g.gaps.closer_than(g.cached, far));
+  }
   return bounds;
 }
 

@@ -102,7 +102,13 @@ double collision_free_step(const CollisionMesh& mesh, const Positions& x0, const
     const Candidates* c = lists[k];
     const PairDistanceBounds none;
     const PairDistanceBounds& below = k < bounds.size() ? bounds[k] : none;
-    alpha = parallel_min(c->point_triangle.size(), grain, alpha, [&](std::size_t i) {
+    const PairIndices* may_stop = below.may_stop();
+    // Over every pair, or over the only ones that may stop the sweep.
+    auto least = [&](std::size_t n, const std::vector<int>* only, const auto& toi) {
+      if (!only) return parallel_min(n, grain, alpha, toi);
+      return parallel_min(only->size(), grain, alpha, [&](std::size_t j) { return toi(std::size_t((*only)[j])); });
+    };
+    alpha = least(c->point_triangle.size(), may_stop ? &may_stop->point_triangle : nullptr, [&](std::size_t i) {
       const PointTriangleCandidate& p = c->point_triangle[i];
       if (!all_overlap) {
         const SweptBoxes& b = bodies && mesh.vertex_body[p.vertex] == mesh.body_of_face(p.face) ? own : all;
@@ -110,7 +116,7 @@ double collision_free_step(const CollisionMesh& mesh, const Positions& x0, const
       }
       return point_triangle_toi(mesh, x0, x1, p, min_distance_ratio, below ? below.point_triangle(i, p) : 0.0);
     });
-    alpha = parallel_min(c->edge_edge.size(), grain, alpha, [&](std::size_t i) {
+    alpha = least(c->edge_edge.size(), may_stop ? &may_stop->edge_edge : nullptr, [&](std::size_t i) {
       const EdgeEdgeCandidate& e = c->edge_edge[i];
       if (!all_overlap) {
         const SweptBoxes& b = bodies && mesh.body_of_edge(e.edge_a) == mesh.body_of_edge(e.edge_b) ? own : all;

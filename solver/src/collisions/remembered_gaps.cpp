@@ -61,7 +61,21 @@ PairDistanceBounds RememberedGaps::bounds_at(const CollisionMesh& mesh, const Po
   return PairDistanceBounds(mesh, gaps_, candidates.point_triangle.size(), reference_, x);
 }
 
+const PairIndices& RememberedGaps::closer_than(const Candidates& candidates, double far) {
+  if (closer_far_ != far) {
+    closer_ = PairIndices{};
+    const std::size_t point_triangles = candidates.point_triangle.size();
+    for (std::size_t i = 0; i < gaps_.size(); ++i)
+      if (!(double(gaps_[i]) >= far))
+        (i < point_triangles ? closer_.point_triangle : closer_.edge_edge)
+            .push_back(int(i < point_triangles ? i : i - point_triangles));
+    closer_far_ = far;
+  }
+  return closer_;
+}
+
 void RememberedGaps::carry(const Candidates& then, const Candidates& now) {
+  closer_far_ = -1.0;
   std::vector<float> gaps;
   gaps.reserve(now.size());
   if (gaps_.size() == then.size()) {
@@ -81,6 +95,7 @@ Candidates RememberedGaps::within(const CollisionMesh& mesh, const Positions& x,
   }
   Candidates out = candidates_within(mesh, x, candidates, distance, gaps_, x - reference_);
   reference_ = x;
+  closer_far_ = -1.0;
   return out;
 }
 

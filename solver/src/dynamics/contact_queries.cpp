@@ -52,7 +52,7 @@ double ContactQueries::collision_free_fraction(const Positions& q, const Positio
   ScopedTimer timer(times_.ccd);
   return max_collision_free_step(sys_.collision().mesh(), x0, x1, *candidates, params_.ground_height,
                                  params_.solver.ccd_separation_ratio,
-                                 candidates_.distance_bounds(sys_.collision().mesh(), x0));
+                                 candidates_.distance_bounds(sys_.collision().mesh(), x0, x1));
 }
 
 const Candidates& ContactQueries::candidates_near(const Positions& q) const {

@@ -63,11 +63,15 @@ public:
   /// The same sets, one per group, not copied into one (valid until the next call).
   const CandidateLists& along_lists(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
                                     const std::vector<char>& trusted = {});
-  /// Lower bounds of the distances at x0 (along_lists' x0) of the pairs of the
-  /// last along_lists() sets, one entry per set (empty for a one-off): each
+  /// Lower bounds of the distances at x0 of the pairs of the last
+  /// along_lists(x0, x1) sets, one entry per set (empty for a one-off): each
   /// group's remembered gaps, from its last contact filtering, less the moves
-  /// since. Valid while x0 and the cache are unchanged.
-  std::vector<PairDistanceBounds> distance_bounds(const CollisionMesh& mesh, const Positions& x0) const;
+  /// since. Within a body, when the pairs at least kFarGap dhat apart there
+  /// cannot stop the CCD of x0 -> x1 (the body's motion since and along the
+  /// sweep is rigid but for a little, docs/performance.md), the bounds say
+  /// which pairs may (PairDistanceBounds::may_stop). Valid while x0, x1 and
+  /// the cache are unchanged.
+  std::vector<PairDistanceBounds> distance_bounds(const CollisionMesh& mesh, const Positions& x0, const Positions& x1);
   /// A superset of find_candidates(mesh, x, x, dhat).
   const Candidates& around(const CollisionMesh& mesh, const Positions& x, const std::vector<char>& trusted = {}) {
     return along(mesh, x, x, trusted);
@@ -116,6 +120,9 @@ private:
   /// |coordinate| `scale`), with `skin` per vertex of room.
   bool covers_move(const Positions& reference, double skin, double inflation, double scale, const Group& g,
                    const Positions& x0, const Positions& x1) const;
+  /// Can none of g's pairs at least `far` apart at its gaps' reference stop
+  /// the CCD of x0 -> x1?
+  bool far_pairs_pass(const Group& g, double far, const Positions& x0, const Positions& x1) const;
   /// The same for pairs closer than `inflation` at a reference whose largest
   /// |coordinate| is `scale`, and two positions fitted to it as at0 and at1.
   bool holds(double inflation, double scale, const RigidFit& at0, const RigidFit& at1) const;

@@ -13,6 +13,11 @@
 
 namespace eipc {
 
+/// Positions of some pairs in a candidate list, by kind (ascending).
+struct PairIndices {
+  std::vector<int> point_triangle, edge_edge;
+};
+
 /// Lower bounds of the distances of a candidate list's pairs at positions x:
 /// each pair's remembered gap, at the reference, less the largest move of one
 /// of its vertices relative to one of the other primitive's since then (no
@@ -29,6 +34,11 @@ public:
   double point_triangle(std::size_t i, const PointTriangleCandidate& c) const;
   /// The bound of the i-th edge-edge pair of the list, c.
   double edge_edge(std::size_t i, const EdgeEdgeCandidate& c) const;
+  /// When set, the only pairs of the list that can stop the CCD of the sweep
+  /// these bounds are for; the others keep more of their distance all along it
+  /// than the CCD stops a pair at (CandidateCache::distance_bounds). Null: any.
+  const PairIndices* may_stop() const { return may_stop_; }
+  void set_may_stop(const PairIndices* pairs) { may_stop_ = pairs; }
 
 private:
   template <std::size_t NA, std::size_t NB>
@@ -39,6 +49,7 @@ private:
   std::size_t point_triangles_ = 0;
   const Positions* reference_ = nullptr;
   const Positions* x_ = nullptr;
+  const PairIndices* may_stop_ = nullptr;
 };
 
 class RememberedGaps {
@@ -57,9 +68,17 @@ public:
   /// list of the last call or carry()); none when no gaps are kept for it.
   PairDistanceBounds bounds_at(const CollisionMesh& mesh, const Positions& x, const Candidates& candidates) const;
 
+  /// The pairs of `candidates` (that list) whose gap is below `far`: every
+  /// other one is at least `far` apart at reference(). Kept until the gaps change.
+  const PairIndices& closer_than(const Candidates& candidates, double far);
+  /// Where the gaps hold (empty: none known).
+  const Positions& reference() const { return reference_; }
+
 private:
   std::vector<float> gaps_;  ///< per pair (point-triangle first): its distance is at least this at reference_
   Positions reference_;      ///< empty: no gap known
+  PairIndices closer_;       ///< closer_than(closer_far_) of the current gaps
+  double closer_far_ = -1.0;  ///< < 0: closer_ not made for these gaps
 };
 
 }  // namespace eipc

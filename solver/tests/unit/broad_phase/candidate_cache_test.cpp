@@ -356,11 +356,51 @@ TEST_CASE("the CCD with the cache's distance bounds is the CCD without them", "[
   const Positions back = lowered(lifted, 2.5 * dhat);
   for (const auto& [x0, x1] : {std::pair{lifted, back}, std::pair{back, lowered(back, 0.6 * dhat)}}) {
     const CandidateLists& lists = cache.along_lists(m, x0, x1);
-    const std::vector<PairDistanceBounds> bounds = cache.distance_bounds(m, x0);
+    const std::vector<PairDistanceBounds> bounds = cache.distance_bounds(m, x0, x1);
     CHECK(std::any_of(bounds.begin(), bounds.end(), [](const PairDistanceBounds& b) { return bool(b); }));
     const double with = max_collision_free_step(m, x0, x1, lists, std::nullopt, 0.1, bounds);
     CHECK(with == max_collision_free_step(m, x0, x1, lists, std::nullopt, 0.1));
     CHECK(with == max_collision_free_step(m, x0, x1, std::nullopt, 0.1));
   }
   CHECK(max_collision_free_step(m, back, lowered(back, 0.6 * dhat), std::nullopt, 0.1) < 1.0);
+}
+
+TEST_CASE("a body's far pairs are left out of a sweep's CCD only when they cannot stop it", "[contact][broad_phase]") {
+  // Two slivers of one body 1.6 dhat apart: cached, and far (at least
+  // 1.5 dhat apart) at the contact filtering at rest, where their gaps are
+  // measured. The CCD stops a pair once it has lost 81% of its distance.
+  const double dhat = 1e-3;
+  const CollisionMesh m = two_slivers(20 * dhat, 1.6 * dhat);
+  CandidateCache cache(dhat, dhat, 4 * dhat, 0.25 * dhat, ccd_stop_fraction(0.1));
+  cache.for_contacts(m, m.rest);
+  REQUIRE(cache.around(m, m.rest).size() > 0);
+  // The CCD over the lists with the cache's bounds, checked against a fresh
+  // broad phase; `left_out`: whether the bounds left the far pairs out.
+  auto ccd = [&](const Positions& x0, const Positions& x1, bool& left_out) {
+    const CandidateLists& lists = cache.along_lists(m, x0, x1);
+    const std::vector<PairDistanceBounds> bounds = cache.distance_bounds(m, x0, x1);
+    left_out = std::any_of(bounds.begin(), bounds.end(), [](const PairDistanceBounds& b) { return b.may_stop(); });
+    const double step = max_collision_free_step(m, x0, x1, lists, std::nullopt, 0.1, bounds);
+    CHECK(step == max_collision_free_step(m, x0, x1, std::nullopt, 0.1));
+    return step;
+  };
+  const double turn = M_PI / 4;  // the slivers' boxes overlap: the CCD tests them
+  bool left_out = false;
+  SECTION("a turn and a carry leave them out") {
+    Positions x1 = slivers_at(m, 0.0, turn);
+    x1.rowwise() += Eigen::RowVector3d(2 * dhat, 0, 0);
+    CHECK(ccd(m.rest, x1, left_out) == 1.0);
+    CHECK(left_out);
+  }
+  SECTION("a sweep that bends them 1.48 dhat closer keeps them") {
+    // Each vertex 0.74 dhat off the sweep's rigid motion (a far pair keeps at
+    // least 1.5 - 1.48 dhat), and 0.12 dhat apart at its end: the CCD stops.
+    CHECK(ccd(slivers_at(m, 0.0, turn), slivers_at(m, -1.48 * dhat, turn), left_out) < 1.0);
+    CHECK_FALSE(left_out);
+  }
+  SECTION("a short sweep after a bend since the filtering keeps them") {
+    // Bent 0.5 dhat closer since their gaps were measured, then 1 dhat closer.
+    CHECK(ccd(slivers_at(m, -0.5 * dhat, turn), slivers_at(m, -1.5 * dhat, turn), left_out) < 1.0);
+    CHECK_FALSE(left_out);
+  }
 }
