@@ -260,7 +260,7 @@ const CandidateLists& CandidateCache::along_lists(const CollisionMesh& mesh, con
   return lists_;
 }
 
-bool CandidateCache::far_pairs_pass(const Group& g, double far, const Positions& x0, const Positions& x1) const {
+bool CandidateCache::far_pairs_cannot_stop(const Group& g, double far, const Positions& x0, const Positions& x1) const {
   // A pair at least `far` apart at the gaps' reference is at least
   // d0 = far - 2 since.deviation apart at x0 (a rigid motion keeps distances),
   // and along the straight move at least c d0 - 2 sweep.deviation, c the
@@ -287,7 +287,7 @@ std::vector<PairDistanceBounds> CandidateCache::distance_bounds(const CollisionM
     if (lists_[k] != &g.cached) continue;
     bounds[k] = g.gaps.bounds_at(mesh, x0, g.cached);
     const double far = kFarGap * dhat_;
-    if (bounds[k] && g.turns() && far_pairs_pass(g, far, x0, x1))
+    if (bounds[k] && g.turns() && far_pairs_cannot_stop(g, far, x0, x1))
       bounds[k].set_may_stop(&g.gaps.closer_than(g.cached, far));
   }
   return bounds;

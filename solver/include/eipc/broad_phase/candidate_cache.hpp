@@ -66,7 +66,7 @@ public:
   /// Lower bounds of the distances at x0 of the pairs of the last
   /// along_lists(x0, x1) sets, one entry per set (empty for a one-off): each
   /// group's remembered gaps, from its last contact filtering, less the moves
-  /// since. Within a body, when the pairs at least kFarGap dhat apart there
+  /// since. Within a body, when the pairs at least 1.5 dhat (kFarGap) apart there
   /// cannot stop the CCD of x0 -> x1 (the body's motion since and along the
   /// sweep is rigid but for a little, docs/performance.md), the bounds say
   /// which pairs may (PairDistanceBounds::may_stop). Valid while x0, x1 and
@@ -122,7 +122,7 @@ private:
                    const Positions& x0, const Positions& x1) const;
   /// Can none of g's pairs at least `far` apart at its gaps' reference stop
   /// the CCD of x0 -> x1?
-  bool far_pairs_pass(const Group& g, double far, const Positions& x0, const Positions& x1) const;
+  bool far_pairs_cannot_stop(const Group& g, double far, const Positions& x0, const Positions& x1) const;
   /// The same for pairs closer than `inflation` at a reference whose largest
   /// |coordinate| is `scale`, and two positions fitted to it as at0 and at1.
   bool holds(double inflation, double scale, const RigidFit& at0, const RigidFit& at1) const;
