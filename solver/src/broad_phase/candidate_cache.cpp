@@ -2,6 +2,7 @@
 
 #include "eipc/collisions/contact_set.hpp"
 #include "eipc/distance/distance.hpp"
+#include "eipc/util/parallel.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -127,7 +128,6 @@ int CandidateCache::rebuilds() const {
 void CandidateCache::make_groups(const CollisionMesh& mesh) {
   if (!groups_.empty() && mesh_vertices_ == mesh.num_vertices()) return;
   groups_.clear();
-  trees_ = BroadPhaseTrees{};
   along_generation_.clear();  // no union of the old groups is reused
   mesh_vertices_ = mesh.num_vertices();
   exclusion_ = PatchExclusion{};
@@ -217,9 +217,8 @@ const Candidates& CandidateCache::group_along(Group& g, const CollisionMesh& mes
   g.in_region = false;
   if (still_trusted(g.pieces, g.trusted, trusted) && keeps(g, x0, x1)) return g.cached;
   auto find = [&](const Positions& a, const Positions& b, double inflation) {
-    exclusion_.trusted = trusted;
-    return g.body >= 0 ? find_candidates_within_body(mesh, a, b, inflation, g.body, &trees_, excluding ? &exclusion_ : nullptr)
-                       : find_candidates_between_bodies(mesh, a, b, inflation, &trees_);
+    return g.body >= 0 ? find_candidates_within_body(mesh, a, b, inflation, g.body, &g.trees, excluding ? &exclusion_ : nullptr)
+                       : find_candidates_between_bodies(mesh, a, b, inflation, &g.trees);
   };
   // How the group moves beyond the rigid motion that best follows it; room
   // for this sweep and a few more like it.
@@ -254,9 +253,17 @@ const Candidates& CandidateCache::group_along(Group& g, const CollisionMesh& mes
 const CandidateLists& CandidateCache::along_lists(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
                                                   const std::vector<char>& trusted) {
   make_groups(mesh);
-  lists_one_off_ = false;
-  lists_.clear();
-  for (Group& g : groups_) lists_.push_back(&group_along(g, mesh, x0, x1, trusted, lists_one_off_));
+  exclusion_.trusted = trusted;
+  lists_.assign(groups_.size(), nullptr);
+  std::vector<char> one_off(groups_.size(), 0);
+  // The groups share nothing they change (each its own trees, gaps and sets):
+  // side by side, so that one group's serial parts overlap another's work.
+  parallel_for_each(groups_.size(), 1, [&](std::size_t k) {
+    bool its = false;
+    lists_[k] = &group_along(groups_[k], mesh, x0, x1, trusted, its);
+    one_off[k] = its;
+  });
+  lists_one_off_ = std::find(one_off.begin(), one_off.end(), 1) != one_off.end();
   return lists_;
 }
 
@@ -282,14 +289,14 @@ bool CandidateCache::far_pairs_cannot_stop(const Group& g, double far, const Pos
 std::vector<PairDistanceBounds> CandidateCache::distance_bounds(const CollisionMesh& mesh, const Positions& x0,
                                                                 const Positions& x1) {
   std::vector<PairDistanceBounds> bounds(lists_.size());
-  for (std::size_t k = 0; k < lists_.size() && k < groups_.size(); ++k) {
+  parallel_for_each(std::min(lists_.size(), groups_.size()), 1, [&](std::size_t k) {
     Group& g = groups_[k];
-    if (lists_[k] != &g.cached) continue;
+    if (lists_[k] != &g.cached) return;
     bounds[k] = g.gaps.bounds_at(mesh, x0, g.cached);
     const double far = kFarGap * dhat_;
     if (bounds[k] && g.turns() && far_pairs_cannot_stop(g, far, x0, x1))
       bounds[k].set_may_stop(&g.gaps.closer_than(g.cached, far));
-  }
+  });
   return bounds;
 }
 
@@ -327,10 +334,15 @@ const Candidates& CandidateCache::group_for_contacts(Group& g, const CollisionMe
 const Candidates& CandidateCache::for_contacts(const CollisionMesh& mesh, const Positions& x,
                                                const std::vector<char>& trusted) {
   make_groups(mesh);
-  bool changed = false;
-  std::vector<const Candidates*> sets;
-  for (Group& g : groups_) sets.push_back(&group_for_contacts(g, mesh, x, trusted, changed));
-  if (changed) {
+  exclusion_.trusted = trusted;
+  std::vector<const Candidates*> sets(groups_.size());
+  std::vector<char> refiltered(groups_.size(), 0);
+  parallel_for_each(groups_.size(), 1, [&](std::size_t k) {  // side by side, as in along_lists
+    bool its = false;
+    sets[k] = &group_for_contacts(groups_[k], mesh, x, trusted, its);
+    refiltered[k] = its;
+  });
+  if (std::find(refiltered.begin(), refiltered.end(), 1) != refiltered.end()) {
     for_contacts_ = Candidates{};
     for (const Candidates* c : sets) append(for_contacts_, *c);
   }

@@ -109,6 +109,7 @@ private:
     int region = -1;   ///< the convex region holding the whole group (-1: none)
     Candidates region_pairs;  ///< the region's pairs at risk: all it needs while trusted
     bool in_region = false;   ///< `cached` holds region_pairs
+    BroadPhaseTrees trees;    ///< its rebuilds' box trees, refit by the next one
     /// Whether the group may follow a turn: a body's pairs with itself. The
     /// pairs between bodies hold what stands still too (a rack, a table).
     bool turns() const { return body >= 0; }
@@ -138,7 +139,7 @@ private:
                                        const std::vector<char>& trusted, bool& changed);
 
   double dhat_, min_skin_, max_skin_, contact_skin_, ccd_stop_fraction_, patch_min_stretch_, straddle_reach_;
-  PatchExclusion exclusion_;  ///< the pairs close at rest, and the trusted patches of the current find
+  PatchExclusion exclusion_;  ///< the pairs close at rest, and the trusted patches of the current query
   std::vector<Group> groups_;
   int mesh_vertices_ = -1;
   Candidates along_;                   ///< the groups' last along() sets, concatenated
@@ -147,7 +148,6 @@ private:
   CandidateLists lists_;               ///< the groups' last along_lists() sets
   bool lists_one_off_ = false;         ///< lists_ hold a one-off set
   Candidates for_contacts_;  ///< the groups' last for_contacts() sets, concatenated
-  BroadPhaseTrees trees_;    ///< every rebuild's box trees, refit by the next one
 };
 
 }  // namespace eipc
