@@ -12,8 +12,8 @@ namespace eipc {
 
 namespace {
 
-/// Within a body, the pairs at least this many dhat apart at the last contact
-/// filtering are left out of a sweep's CCD when the body's motion since then
+/// A group's pairs at least this many dhat apart at its last contact
+/// filtering are left out of a sweep's CCD when the group's motion since then
 /// and along the sweep is rigid enough that none of them could stop it.
 constexpr double kFarGap = 1.5;
 
@@ -294,7 +294,7 @@ std::vector<PairDistanceBounds> CandidateCache::distance_bounds(const CollisionM
     if (lists_[k] != &g.cached) return;
     bounds[k] = g.gaps.bounds_at(mesh, x0, g.cached);
     const double far = kFarGap * dhat_;
-    if (bounds[k] && g.turns() && far_pairs_cannot_stop(g, far, x0, x1))
+    if (bounds[k] && far_pairs_cannot_stop(g, far, x0, x1))
       bounds[k].set_may_stop(&g.gaps.closer_than(g.cached, far));
   });
   return bounds;

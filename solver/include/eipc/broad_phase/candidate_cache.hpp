@@ -66,8 +66,8 @@ public:
   /// Lower bounds of the distances at x0 of the pairs of the last
   /// along_lists(x0, x1) sets, one entry per set (empty for a one-off): each
   /// group's remembered gaps, from its last contact filtering, less the moves
-  /// since. Within a body, when the pairs at least 1.5 dhat (kFarGap) apart there
-  /// cannot stop the CCD of x0 -> x1 (the body's motion since and along the
+  /// since. When a group's pairs at least 1.5 dhat (kFarGap) apart there
+  /// cannot stop the CCD of x0 -> x1 (the group's motion since and along the
   /// sweep is rigid but for a little, docs/performance.md), the bounds say
   /// which pairs may (PairDistanceBounds::may_stop). Valid while x0, x1 and
   /// the cache are unchanged.

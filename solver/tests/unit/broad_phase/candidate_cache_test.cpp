@@ -404,3 +404,26 @@ TEST_CASE("a body's far pairs are left out of a sweep's CCD only when they canno
     CHECK_FALSE(left_out);
   }
 }
+
+TEST_CASE("the far pairs between bodies carried together are left out of a sweep's CCD", "[contact][broad_phase]") {
+  // The pairs between bodies follow a translation only: carried together, the
+  // two boxes' far pairs cannot stop the sweep; pushed together, they are kept.
+  const double dhat = 1e-3;
+  const CollisionMesh m = two_boxes(dhat);
+  CandidateCache cache(dhat, dhat, 2 * dhat, 0.25 * dhat, ccd_stop_fraction(0.1));
+  cache.for_contacts(m, m.rest);
+  auto between_left_out = [&](const Positions& x0, const Positions& x1) {
+    const CandidateLists& lists = cache.along_lists(m, x0, x1);
+    const std::vector<PairDistanceBounds> bounds = cache.distance_bounds(m, x0, x1);
+    CHECK(max_collision_free_step(m, x0, x1, lists, std::nullopt, 0.1, bounds) ==
+          max_collision_free_step(m, x0, x1, std::nullopt, 0.1));
+    return bounds.size() == 3 && bounds[2].may_stop() != nullptr;  // groups: box 0, box 1, between
+  };
+  Positions carried = m.rest;
+  carried.rowwise() += Eigen::RowVector3d(0.5 * dhat, 0.2 * dhat, 0.0);
+  CHECK(between_left_out(m.rest, carried));
+  Positions pushed = m.rest;
+  for (int v = 0; v < m.num_vertices(); ++v)
+    if (m.vertex_body[v] == 1) pushed(v, 2) -= 2 * dhat;
+  CHECK_FALSE(between_left_out(m.rest, pushed));
+}
