@@ -17,6 +17,14 @@ namespace {
 /// and along the sweep is rigid enough that none of them could stop it.
 constexpr double kFarGap = 1.5;
 
+/// Room for round-off in a bound on distances `distance` apart that comes from
+/// the fits a and b, positions whose largest |coordinate| is `scale`: far above
+/// the round-off of the fits, and above the CCD's allowance for its own.
+double fits_margin(double distance, double scale, const RigidFit& a, const RigidFit& b) {
+  const double moved = std::max((a.to_mean - a.from_mean).norm(), (b.to_mean - b.from_mean).norm());
+  return 1e-9 * distance + 1e-12 * (scale + moved);
+}
+
 /// Is x within `skin` of `reference` after the mean translation of `vertices`,
 /// or else (if `turn`) after the rigid motion that best follows them?
 bool covers(const Positions& reference, double skin, const Positions& x, const std::vector<int>& vertices, bool turn) {
@@ -175,9 +183,7 @@ bool CandidateCache::holds(double inflation, double scale, const RigidFit& at0, 
   // of contact, and keep more of their distance than the CCD could stop them
   // at (at most the fraction times their distance at x0, s + 2 deviation).
   const double lower = half_angle_cosine(at0, at1) * inflation - 2.0 * std::max(at0.deviation, at1.deviation);
-  // Far above the round-off of the fits, and above the CCD's allowance for its own.
-  const double moved = std::max((at0.to_mean - at0.from_mean).norm(), (at1.to_mean - at1.from_mean).norm());
-  const double margin = 1e-9 * inflation + 1e-12 * (scale + moved);
+  const double margin = fits_margin(inflation, scale, at0, at1);
   return lower > dhat_ + margin && lower > ccd_stop_fraction_ * (inflation + 2.0 * at0.deviation) + margin;
 }
 
@@ -267,7 +273,8 @@ const CandidateLists& CandidateCache::along_lists(const CollisionMesh& mesh, con
   return lists_;
 }
 
-bool CandidateCache::far_pairs_cannot_stop(const Group& g, double far, const Positions& x0, const Positions& x1) const {
+bool CandidateCache::far_pairs_cannot_stop(const Group& g, double far, double scale, const Positions& x0,
+                                           const Positions& x1) const {
   // A pair at least `far` apart at the gaps' reference is at least
   // d0 = far - 2 since.deviation apart at x0 (a rigid motion keeps distances),
   // and along the straight move at least c d0 - 2 sweep.deviation, c the
@@ -280,8 +287,7 @@ bool CandidateCache::far_pairs_cannot_stop(const Group& g, double far, const Pos
   const RigidFit sweep = follow(x0, x1, g.vertices, room, g.turns());
   if (sweep.deviation > room) return false;
   const double c = half_angle_cosine(RigidFit{}, sweep);
-  const double moved = std::max((since.to_mean - since.from_mean).norm(), (sweep.to_mean - sweep.from_mean).norm());
-  const double margin = 1e-9 * far + 1e-12 * (x0.cwiseAbs().maxCoeff() + moved);  // as in holds()
+  const double margin = fits_margin(far, scale, since, sweep);
   const double d0 = far - 2.0 * since.deviation - margin;
   return d0 * (c - ccd_stop_fraction_) > 2.0 * sweep.deviation + margin;
 }
@@ -289,12 +295,13 @@ bool CandidateCache::far_pairs_cannot_stop(const Group& g, double far, const Pos
 std::vector<PairDistanceBounds> CandidateCache::distance_bounds(const CollisionMesh& mesh, const Positions& x0,
                                                                 const Positions& x1) {
   std::vector<PairDistanceBounds> bounds(lists_.size());
+  const double far = kFarGap * dhat_;
+  const double scale = x0.size() > 0 ? x0.cwiseAbs().maxCoeff() : 0.0;  // once for every group
   parallel_for_each(std::min(lists_.size(), groups_.size()), 1, [&](std::size_t k) {
     Group& g = groups_[k];
     if (lists_[k] != &g.cached) return;
     bounds[k] = g.gaps.bounds_at(mesh, x0, g.cached);
-    const double far = kFarGap * dhat_;
-    if (bounds[k] && far_pairs_cannot_stop(g, far, x0, x1))
+    if (bounds[k] && far_pairs_cannot_stop(g, far, scale, x0, x1))
       bounds[k].set_may_stop(&g.gaps.closer_than(g.cached, far));
   });
   return bounds;

@@ -122,8 +122,9 @@ private:
   bool covers_move(const Positions& reference, double skin, double inflation, double scale, const Group& g,
                    const Positions& x0, const Positions& x1) const;
   /// Can none of g's pairs at least `far` apart at its gaps' reference stop
-  /// the CCD of x0 -> x1?
-  bool far_pairs_cannot_stop(const Group& g, double far, const Positions& x0, const Positions& x1) const;
+  /// the CCD of x0 -> x1 (whose largest |coordinate| is `scale`)?
+  bool far_pairs_cannot_stop(const Group& g, double far, double scale, const Positions& x0,
+                             const Positions& x1) const;
   /// The same for pairs closer than `inflation` at a reference whose largest
   /// |coordinate| is `scale`, and two positions fitted to it as at0 and at1.
   bool holds(double inflation, double scale, const RigidFit& at0, const RigidFit& at1) const;
