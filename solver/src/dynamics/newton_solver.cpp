@@ -90,6 +90,20 @@ bool NewtonSolver::chord_direction(const StepContext& s, const Positions& q, con
   return linear_solver_.solve_again(-g, direction);
 }
 
+bool NewtonSolver::last_matrix_step(const StepContext& s, const Positions& q, const ContactSet& contacts,
+                                    const std::vector<bool>& fixed, VecX& direction) {
+  if (!factorized_ || factorized_->fixed != fixed) return false;
+  VecX g;
+  {
+    ScopedTimer timer(times_.assembly);
+    g = potential_.gradient(s, q, contacts);
+    eliminate_fixed(g, fixed);
+  }
+  if (!g.allFinite()) return false;
+  ScopedTimer timer(times_.linear_solve);
+  return linear_solver_.solve_again(-g, direction);
+}
+
 NewtonResult NewtonSolver::solve(const StepContext& s, Positions& q, const std::vector<bool>& fixed, double t1,
                                  const EarlyStop* early) {
   NewtonResult result;

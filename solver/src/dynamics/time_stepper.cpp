@@ -86,14 +86,32 @@ bool TimeStepper::try_move_prescribed(Positions& q, const std::vector<Vec3>& tar
   return true;
 }
 
-bool TimeStepper::start_step(Positions& q, const std::vector<Vec3>& targets, const Positions& q_tilde,
+Positions TimeStepper::keyframe_start(const StepContext& s, const std::vector<Vec3>& targets) {
+  // With the prescribed nodes at their targets and the free ones at their
+  // prediction the body is bent by the jump; the last matrix's step from there
+  // is that bend's elastic answer (and the contacts' of the last step).
+  Positions bent = s.q_tilde;
+  std::vector<bool> held(std::size_t(sys_.num_dofs()), false);
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    const int node = sys_.prescribed()[i].node;
+    bent.row(node) = targets[i].transpose();
+    for (int d = 0; d < 3; ++d) held[std::size_t(3 * node + d)] = true;
+  }
+  VecX step;
+  if (!contacts_ || !newton_.last_matrix_step(s, bent, *contacts_, held, step)) return s.q_tilde;
+  Positions dq(bent.rows(), 3);
+  flat(dq) = step;
+  return bent + dq;
+}
+
+bool TimeStepper::start_step(Positions& q, const std::vector<Vec3>& targets, const Positions& free_start,
                               const ContactSet* contacts) const {
-  auto free_nodes_to_tilde = [&](const Positions& from) {
-    Positions d = q_tilde - from;
+  auto free_nodes_to_start = [&](const Positions& from) {
+    Positions d = free_start - from;
     for (const PrescribedNode& p : sys_.prescribed()) d.row(p.node).setZero();
     return d;
   };
-  Positions both = free_nodes_to_tilde(q);
+  Positions both = free_nodes_to_start(q);
   for (std::size_t i = 0; i < targets.size(); ++i) {
     const int node = sys_.prescribed()[i].node;
     both.row(node) = targets[i].transpose() - q.row(node);
@@ -104,8 +122,8 @@ bool TimeStepper::start_step(Positions& q, const std::vector<Vec3>& targets, con
     return true;
   }
   const bool moved = try_move_prescribed(q, targets);
-  const Positions to_tilde = free_nodes_to_tilde(q);
-  if (!to_tilde.isZero(0.0)) q += std::min(1.0, queries_.collision_free_fraction(q, to_tilde)) * to_tilde;
+  const Positions to_start = free_nodes_to_start(q);
+  if (!to_start.isZero(0.0)) q += std::min(1.0, queries_.collision_free_fraction(q, to_start)) * to_start;
   return moved;
 }
 
@@ -175,8 +193,13 @@ StepStats TimeStepper::step() {
   // steady motion (grasp: 5.8 -> 3.6 per step at h = 0.02) with the same result.
   // The start's CCD and the damping matrix are independent: side by side.
   bool moved = false;
-  parallel_both([&] { s.damping = potential_.damping_matrix(q_); },
-                [&] { moved = start_step(q, targets, s.q_tilde, contacts_ ? &*contacts_ : nullptr); });
+  if (s.fresh_start) {
+    s.damping = potential_.damping_matrix(q_);  // keyframe_start's gradient includes it
+    moved = start_step(q, targets, keyframe_start(s, targets), contacts_ ? &*contacts_ : nullptr);
+  } else {
+    parallel_both([&] { s.damping = potential_.damping_matrix(q_); },
+                  [&] { moved = start_step(q, targets, s.q_tilde, contacts_ ? &*contacts_ : nullptr); });
+  }
   if (moved) {
     for (const PrescribedNode& p : sys_.prescribed())
       for (int d = 0; d < 3; ++d) fixed[3 * p.node + d] = true;

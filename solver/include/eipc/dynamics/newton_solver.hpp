@@ -62,6 +62,14 @@ public:
   NewtonResult solve(const StepContext& s, Positions& q, const std::vector<bool>& fixed, double t1,
                      const EarlyStop* early = nullptr);
 
+  /// -A^-1 g(q) with the linear solver's current factorisation A, assembled
+  /// with the same fixed DOFs and any contact pairs (usually the last step's
+  /// last matrix): a guess for where a step starts, not a descent direction
+  /// (chord_direction's checks do not apply). False when there is no such A or
+  /// g(q) is not finite.
+  bool last_matrix_step(const StepContext& s, const Positions& q, const ContactSet& contacts,
+                        const std::vector<bool>& fixed, VecX& direction);
+
   /// From now on a solve still running at `deadline` stops (checked every
   /// iteration) with WallTimeExceeded. nullopt: no limit.
   void set_deadline(std::optional<std::chrono::steady_clock::time_point> deadline) { deadline_ = deadline; }

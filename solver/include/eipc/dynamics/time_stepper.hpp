@@ -69,11 +69,16 @@ private:
   /// Moves prescribed nodes to their targets if the straight move is collision free.
   bool try_move_prescribed(Positions& q, const std::vector<Vec3>& targets) const;
   /// Newton's start: prescribed nodes to their targets (all or nothing, as
-  /// try_move_prescribed) and free nodes towards the inertial prediction
-  /// q_tilde as far as collision free. Returns whether the prescribed nodes moved.
-  /// `contacts`: the contacts at q, if known.
-  bool start_step(Positions& q, const std::vector<Vec3>& targets, const Positions& q_tilde,
+  /// try_move_prescribed) and free nodes towards `free_start` (the inertial
+  /// prediction, or keyframe_start's) as far as collision free. Returns whether
+  /// the prescribed nodes moved. `contacts`: the contacts at q, if known.
+  bool start_step(Positions& q, const std::vector<Vec3>& targets, const Positions& free_start,
                   const ContactSet* contacts) const;
+  /// Where the free nodes start after a keyframe (s.fresh_start): the
+  /// prediction with the prescribed nodes at their targets, moved by the last
+  /// matrix's step there (NewtonSolver::last_matrix_step, with the last step's
+  /// contacts). The prediction itself when there is no such matrix.
+  Positions keyframe_start(const StepContext& s, const std::vector<Vec3>& targets);
   /// One solve of the step with the current lagged friction: Newton, or the
   /// augmented-Lagrangian rounds when s has prescribed targets. Adds its counts to stats.
   /// True when `early` ended it (Newton only).
@@ -87,6 +92,7 @@ private:
   /// this times newton_tol * h (a keyframe changing a gripper's velocity) starts
   /// Newton with a fresh matrix: the last step's chord there bent FinRay's
   /// fingers 1.6-1.9 mm, then 6-9 directions followed (docs/performance.md).
+  /// Its free nodes start at keyframe_start.
   static constexpr double kFreshStartDeparture = 100.0;
 
   DofSystem sys_;
