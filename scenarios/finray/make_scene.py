@@ -103,8 +103,13 @@ def main():
     T_place = t_slot - c - R @ (d0 - c)
     T_place[1] = 0.0
 
+    # The fingers start where the approach starts: their transform holds that pose, and the
+    # keyframes move them from there (a motion must start at rest where the transform puts it).
+    start = np.array([0.0, 0.0, APPROACH_Z])
+
     def key(t, pos, deg):
-        return {"t": round(t, 9), "translation": [round(float(v), 9) for v in pos], "rotation_deg": [0.0, round(deg, 9), 0.0]}
+        return {"t": round(t, 9), "translation": [round(float(v), 9) for v in np.subtract(pos, start)],
+                "rotation_deg": [0.0, round(deg, 9), 0.0]}
 
     def script(side):  # side -1: left finger (y < 0), +1: right finger
         o = -side * close                                    # closing offset along y
@@ -135,8 +140,8 @@ def main():
             "material": dict(FINGER),
             "embeddings": {"coarse": "assets/generated/finray_coarse.msh"},
             "embedding": "coarse",
-            "transform": {"rotation_deg": [180.0, 0.0, 90.0 * side], "translation": [0.0, side * y_front, base_z]},
-            "prescribed": [{"vertices": {"box": [[-1, -1, base_z - 1e-6], [1, 1, 1]]}, "motion": script(side)}],
+            "transform": {"rotation_deg": [180.0, 0.0, 90.0 * side], "translation": [0.0, side * y_front, base_z + start[2]]},
+            "prescribed": [{"vertices": {"box": [[-1, -1, base_z + start[2] - 1e-6], [1, 1, 1]]}, "motion": script(side)}],
         }
 
     scene = {

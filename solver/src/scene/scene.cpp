@@ -108,7 +108,14 @@ Motion read_motion(const Field& f) {
     if (!keys.empty() && !(key.t > keys.back().t)) k.child("t").fail("keyframe times must increase strictly");
     keys.push_back(key);
   }
-  return Motion(std::move(keys));
+  Motion motion(std::move(keys));
+  // Keyframes move the body from where its transform puts it; a motion that
+  // starts elsewhere would jump the nodes there within the first step.
+  const Keyframe start = motion.at(0.0);
+  if (!start.translation.isZero(0.0) || !start.rotation_deg.isZero(0.0))
+    f.fail("at t = 0 the motion must leave the body where its transform puts it (translation and rotation 0), "
+           "else its nodes jump in the first step; put the start pose into 'transform'");
+  return motion;
 }
 
 std::vector<int> select_nodes(const Field& f, const Positions& nodes) {

@@ -46,6 +46,16 @@ TEST_CASE("eipc run rejects bad scenes with exit code 2 naming file and field", 
   check_bad(run_eipc("run " + w.scene() + " --set bodies.0.embedding=coarse"), "unknown embedding 'coarse'");
   check_bad(run_eipc("run " + w.scene("", "", "[0.05, 0.05, 0.03]")), "not intersection free");
   check_bad(run_eipc("run " + w.scene() + " --set bodies.0.transform.translation=[0,0,-0.01]"), "below the ground");
+  // A motion that does not start where the transform puts the body (held before its first keyframe).
+  for (const char* start : {R"({"t": 0, "translation": [0, 0, 0.04]})", R"({"t": 0.5, "rotation_deg": [0, 10, 0]})"})
+    check_bad(run_eipc("run " + w.scene(R"(, "prescribed": [{"vertices": "all", "motion": [)" + std::string(start) + "]}]")),
+              "field 'bodies[0].prescribed[0].motion': at t = 0 the motion must leave the body where its transform");
+  const Result at_rest = run_eipc(
+      "run " + w.scene(R"(, "prescribed": [{"vertices": "all", "motion": [{"t": -0.1, "translation": [0, 0, -0.01]},)"
+                       R"( {"t": 0.1, "translation": [0, 0, 0.01]}]}])") +
+      " --out " + (w.dir / "rest.h5").string());
+  INFO(at_rest.output);
+  CHECK(at_rest.code == 0);
 }
 
 TEST_CASE("eipc run rejects bad meshes with exit code 2", "[cli]") {
