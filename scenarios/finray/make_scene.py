@@ -61,11 +61,14 @@ SLOT_DX = 0.0              # x correction of the set-down pose (measured plate o
 RETREAT = 0.06
 
 # Motion script: end times of the phases (approach, close, lift, turn, carry, lower, open,
-# retreat; then the plate settles until DURATION). Each phase eases in and out (smoothstep,
-# sampled every KEY_DT) so the gripper never jumps in velocity: a keyframe kink would shake
-# the plate in the grip with m dv / h.
+# retreat; then the plate settles until DURATION). Each phase eases in and out (smoothstep)
+# so the gripper never jumps in velocity: a keyframe kink would shake the plate in the grip
+# with m dv / h. Keyframes are linear in between, so the curve is sampled at every time step
+# (KEY_DT = DT): each step's move is then a chord of it. Sampled every 0.05 s, the gripper's
+# velocity jumped every fifth step, and each jump cost Newton directions and broad phases
+# (FinRay 4 s: 3.05 -> 2.04 directions a step, docs/performance.md).
 T_APPROACH, T_CLOSE, T_LIFT, T_TURN, T_CARRY, T_LOWER, T_OPEN, T_RETREAT = 0.3, 0.7, 1.1, 2.0, 2.4, 3.0, 3.25, 3.6
-KEY_DT = 0.05
+KEY_DT = DT
 
 
 def finger_centroid_native():
