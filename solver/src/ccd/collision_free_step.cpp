@@ -15,28 +15,41 @@ namespace {
 
 Vec3 at(const Positions& x, int v) { return x.row(v).transpose(); }
 
-/// Un-inflated swept boxes of every vertex, edge and face over x0 -> x1,
-/// computed once per call: each primitive appears in many candidate pairs.
+/// Swept boxes of every vertex over x0 -> x1 (grown by `inflation`); an edge's
+/// or a face's is the union of its vertices'. Those are kept for every edge and
+/// face when a sweep tests more pairs than there are of them (each primitive
+/// then appears in many pairs), else made for each pair tested.
 struct SweptBoxes {
+  const CollisionMesh* mesh = nullptr;
   std::vector<Aabb> vertices, edges, faces;
+
+  Aabb edge(int e) const {
+    if (!edges.empty()) return edges[std::size_t(e)];
+    Aabb b = vertices[std::size_t(mesh->edges(e, 0))];
+    b.extend(vertices[std::size_t(mesh->edges(e, 1))]);
+    return b;
+  }
+  Aabb face(int f) const {
+    if (!faces.empty()) return faces[std::size_t(f)];
+    Aabb b = vertices[std::size_t(mesh->faces(f, 0))];
+    for (int k = 1; k < 3; ++k) b.extend(vertices[std::size_t(mesh->faces(f, k))]);
+    return b;
+  }
 };
 
-SweptBoxes swept_boxes(const CollisionMesh& mesh, const Positions& x0, const Positions& x1, double inflation) {
+SweptBoxes swept_boxes(const CollisionMesh& mesh, const Positions& x0, const Positions& x1, double inflation,
+                       bool keep_primitives) {
   SweptBoxes b;
+  b.mesh = &mesh;
   b.vertices.resize(std::size_t(mesh.num_vertices()));
-  b.edges.resize(std::size_t(mesh.edges.rows()));
-  b.faces.resize(std::size_t(mesh.faces.rows()));
   const std::size_t grain = grain_for(0.02);
   parallel_for_each(b.vertices.size(), grain, [&](std::size_t v) { b.vertices[v] = swept_vertex_box(x0, x1, int(v), inflation); });
-  // A primitive's swept box is the union of its vertices' (inflation included).
-  parallel_for_each(b.edges.size(), grain, [&](std::size_t e) {
-    b.edges[e] = b.vertices[std::size_t(mesh.edges(Eigen::Index(e), 0))];
-    b.edges[e].extend(b.vertices[std::size_t(mesh.edges(Eigen::Index(e), 1))]);
-  });
-  parallel_for_each(b.faces.size(), grain, [&](std::size_t f) {
-    b.faces[f] = b.vertices[std::size_t(mesh.faces(Eigen::Index(f), 0))];
-    for (int k = 1; k < 3; ++k) b.faces[f].extend(b.vertices[std::size_t(mesh.faces(Eigen::Index(f), k))]);
-  });
+  if (!keep_primitives) return b;
+  std::vector<Aabb> edges(std::size_t(mesh.edges.rows())), faces(std::size_t(mesh.faces.rows()));
+  parallel_for_each(edges.size(), grain, [&](std::size_t e) { edges[e] = b.edge(int(e)); });
+  parallel_for_each(faces.size(), grain, [&](std::size_t f) { faces[f] = b.face(int(f)); });
+  b.edges = std::move(edges);
+  b.faces = std::move(faces);
   return b;
 }
 
@@ -91,9 +104,16 @@ double collision_free_step(const CollisionMesh& mesh, const Positions& x0, const
                            double min_distance_ratio, const std::vector<PairDistanceBounds>& bounds = {}) {
   SweptBoxes all, own;
   if (!all_overlap) {
+    std::size_t tested = 0;
+    for (std::size_t k = 0; k < lists.size(); ++k) {
+      const PairIndices* only = k < bounds.size() ? bounds[k].may_stop() : nullptr;
+      tested += only ? only->point_triangle.size() + only->edge_edge.size()
+                     : lists[k]->point_triangle.size() + lists[k]->edge_edge.size();
+    }
+    const bool keep = tested > std::size_t(mesh.edges.rows() + mesh.faces.rows());
     const double margin = round_off_margin(x0, x1);
-    all = swept_boxes(mesh, x0, follow_mean_translation(x0, x1), margin);
-    own = swept_boxes(mesh, x0, follow_body_translations(mesh, x0, x1), margin);
+    all = swept_boxes(mesh, x0, follow_mean_translation(x0, x1), margin, keep);
+    own = swept_boxes(mesh, x0, follow_body_translations(mesh, x0, x1), margin, keep);
   }
   const bool bodies = !mesh.vertex_body.empty();
   const std::size_t grain = grain_for(all_overlap ? 0.5 : 0.06);
@@ -112,7 +132,7 @@ double collision_free_step(const CollisionMesh& mesh, const Positions& x0, const
       const PointTriangleCandidate& p = c->point_triangle[i];
       if (!all_overlap) {
         const SweptBoxes& b = bodies && mesh.vertex_body[p.vertex] == mesh.body_of_face(p.face) ? own : all;
-        if (!b.vertices[std::size_t(p.vertex)].overlaps(b.faces[std::size_t(p.face)])) return 1.0;
+        if (!b.vertices[std::size_t(p.vertex)].overlaps(b.face(p.face))) return 1.0;
       }
       return point_triangle_toi(mesh, x0, x1, p, min_distance_ratio, below ? below.point_triangle(i, p) : 0.0);
     });
@@ -120,7 +140,7 @@ double collision_free_step(const CollisionMesh& mesh, const Positions& x0, const
       const EdgeEdgeCandidate& e = c->edge_edge[i];
       if (!all_overlap) {
         const SweptBoxes& b = bodies && mesh.body_of_edge(e.edge_a) == mesh.body_of_edge(e.edge_b) ? own : all;
-        if (!b.edges[std::size_t(e.edge_a)].overlaps(b.edges[std::size_t(e.edge_b)])) return 1.0;
+        if (!b.edge(e.edge_a).overlaps(b.edge(e.edge_b))) return 1.0;
       }
       return edge_edge_toi(mesh, x0, x1, e, min_distance_ratio, below ? below.edge_edge(i, e) : 0.0);
     });
