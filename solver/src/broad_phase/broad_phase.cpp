@@ -282,20 +282,37 @@ Candidates find_candidates_grown(const CollisionMesh& mesh, const Positions& x, 
 }
 
 Candidates find_candidates_between_bodies(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
-                                          double inflation, BroadPhaseTrees* kept) {
+                                          double inflation, BroadPhaseTrees* kept, BodyPairs which) {
   check_counts(mesh, x0, x1);
-  const std::vector<Part> parts = parts_by_body(mesh);
+  std::vector<Part> parts = parts_by_body(mesh);
+  auto rigid = [&](std::size_t p) { return p < mesh.rigid_body.size() && mesh.rigid_body[p]; };
+  auto covered = [&](std::size_t p, std::size_t q) {
+    return p != q && (which == BodyPairs::all || (which == BodyPairs::deforming) == (!rigid(p) && !rigid(q)));
+  };
+  // A body none of whose covered partners comes near (bounds grown as the
+  // boxes are) has no pair: its boxes are not made.
+  const double r = 0.5 * inflation;
+  std::vector<Aabb> bound(parts.size());
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    for (int v : parts[p].vertices) extend_both(bound[p], x0, x1, v);
+    bound[p].inflate(r);
+  }
   BroadPhaseTrees fresh;
   BroadPhaseTrees& trees = kept ? *kept : fresh;
   std::vector<PartBoxes> boxes(parts.size());
-  for (std::size_t p = 0; p < parts.size(); ++p) boxes[p] = boxes_of(mesh, x0, x1, 0.5 * inflation, parts[p], int(p), trees);
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    bool near = false;
+    for (std::size_t q = 0; q < parts.size(); ++q) near = near || (covered(p, q) && bound[p].overlaps(bound[q]));
+    if (!near) parts[p] = Part{};
+    boxes[p] = boxes_of(mesh, x0, x1, r, parts[p], int(p), trees);
+  }
   // Vertices against the faces of every other body, edges against the edges
   // of every later body (each pair once); then in Candidates order.
   Candidates out;
   for (std::size_t own = 0; own < parts.size(); ++own)
     for (std::size_t other = 0; other < parts.size(); ++other) {
       const AabbTree &vertices = *boxes[own].vertices, &faces = *boxes[other].faces;
-      if (other == own || !vertices.bounds().overlaps(faces.bounds())) continue;
+      if (!covered(own, other) || !vertices.bounds().overlaps(faces.bounds())) continue;
       parallel_gather(std::size_t(vertices.num_leaves()), kLeafChunk, out.point_triangle,
                       [&](std::size_t first, std::size_t last, std::vector<PointTriangleCandidate>& dst) {
                         overlaps_by_leaf(vertices, faces, false, first, last, [&](int i, const std::vector<int>& hits) {
@@ -306,7 +323,7 @@ Candidates find_candidates_between_bodies(const CollisionMesh& mesh, const Posit
   for (std::size_t own = 0; own < parts.size(); ++own)
     for (std::size_t other = own + 1; other < parts.size(); ++other) {
       const AabbTree &edges = *boxes[own].edges, &others = *boxes[other].edges;
-      if (!edges.bounds().overlaps(others.bounds())) continue;
+      if (!covered(own, other) || !edges.bounds().overlaps(others.bounds())) continue;
       parallel_gather(std::size_t(edges.num_leaves()), kLeafChunk, out.edge_edge,
                       [&](std::size_t first, std::size_t last, std::vector<EdgeEdgeCandidate>& dst) {
                         overlaps_by_leaf(edges, others, false, first, last, [&](int i, const std::vector<int>& hits) {

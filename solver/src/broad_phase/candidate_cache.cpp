@@ -161,8 +161,22 @@ void CandidateCache::make_groups(const CollisionMesh& mesh) {
       g.region_pairs = of_body(mesh, at_risk, b);
     groups_.push_back(std::move(g));
   }
+  // The pairs between bodies; with a rigid body (a rack that stands still)
+  // split in two: those between deforming bodies follow only them (a gripper
+  // carrying a plate past the rack keeps its pairs with the plate).
+  auto rigid = [&](int b) { return std::size_t(b) < mesh.rigid_body.size() && mesh.rigid_body[std::size_t(b)]; };
+  int deforming = 0;
+  for (int b = 0; b < bodies; ++b) deforming += !rigid(b);
+  if (bodies > 1 && deforming > 1 && deforming < bodies) {
+    Group among;
+    among.pairs = BodyPairs::deforming;
+    for (int v = 0; v < mesh.num_vertices(); ++v)
+      if (!rigid(mesh.vertex_body[std::size_t(v)])) among.vertices.push_back(v);
+    groups_.push_back(std::move(among));
+  }
   if (bodies > 1) {
     Group between;
+    between.pairs = deforming > 1 && deforming < bodies ? BodyPairs::with_rigid : BodyPairs::all;
     between.vertices.resize(std::size_t(mesh.num_vertices()));
     std::iota(between.vertices.begin(), between.vertices.end(), 0);
     groups_.push_back(std::move(between));
@@ -197,8 +211,10 @@ bool CandidateCache::covers_move(const Positions& reference, double skin, double
   // Within the skin after the mean translation at both ends: in the frame that
   // follows it, every pair left out has swept boxes more than dhat apart (the
   // boxes at reference, grown by the skin), so it is in no contact on the way
-  // and fails the CCD's box test. After a turn, the bound of `holds`.
-  return (at0.rotation.isIdentity(0.0) && at1.rotation.isIdentity(0.0)) || holds(inflation, scale, at0, at1);
+  // and fails the CCD's box test. After a turn, or in another frame than the
+  // CCD's, the bound of `holds`.
+  return (g.ccd_frame() && at0.rotation.isIdentity(0.0) && at1.rotation.isIdentity(0.0)) ||
+         holds(inflation, scale, at0, at1);
 }
 
 bool CandidateCache::keeps(const Group& g, const Positions& x0, const Positions& x1) const {
@@ -224,7 +240,7 @@ const Candidates& CandidateCache::group_along(Group& g, const CollisionMesh& mes
   if (still_trusted(g.pieces, g.trusted, trusted) && keeps(g, x0, x1)) return g.cached;
   auto find = [&](const Positions& a, const Positions& b, double inflation) {
     return g.body >= 0 ? find_candidates_within_body(mesh, a, b, inflation, g.body, &g.trees, excluding ? &exclusion_ : nullptr)
-                       : find_candidates_between_bodies(mesh, a, b, inflation, &g.trees);
+                       : find_candidates_between_bodies(mesh, a, b, inflation, &g.trees, g.pairs);
   };
   // How the group moves beyond the rigid motion that best follows it; room
   // for this sweep and a few more like it.
@@ -234,7 +250,10 @@ const Candidates& CandidateCache::group_along(Group& g, const CollisionMesh& mes
     if (move.deviation > max_skin_ && g.turns()) move = fit_rigid(x0, x1, g.vertices, max_skin_);
   }
   const double skin = std::clamp(2.0 * move.deviation, min_skin_, max_skin_);
-  const double inflation = dhat_ + 2.001 * skin;  // a hair more against round-off
+  // A hair more against round-off. Outside the CCD's frame the pairs left out
+  // must also keep more of their distance than the CCD could stop them at
+  // (holds: (1 - F) inflation > 2 (1 + F) skin, F < 0.2 leaves room for a turn).
+  const double inflation = std::max(dhat_ + 2.001 * skin, g.ccd_frame() ? 0.0 : 3.5 * skin);
   // Built halfway along the move, both its ends lie half its deviation from the
   // reference: one build serves the sweep and the positions at its end, where
   // Newton goes next, for moves up to twice the largest skin.
@@ -250,8 +269,10 @@ const Candidates& CandidateCache::group_along(Group& g, const CollisionMesh& mes
     return g.cached;
   }
   // A one-off for this sweep: the pairs whose swept boxes come within dhat in
-  // the frame that follows the group's mean translation (the fits' means).
-  g.one_off = find(x0, x1.rowwise() - (move.to_mean - move.from_mean).transpose(), dhat_);
+  // the frame that follows the group's mean translation (the fits' means), or
+  // else the CCD's (every vertex's).
+  g.one_off = g.ccd_frame() ? find(x0, x1.rowwise() - (move.to_mean - move.from_mean).transpose(), dhat_)
+                            : find(x0, follow_mean_translation(x0, x1), dhat_);
   one_off = true;
   return g.one_off;
 }

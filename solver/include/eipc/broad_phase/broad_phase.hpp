@@ -79,9 +79,16 @@ Candidates find_candidates_within_body(const CollisionMesh& mesh, const Position
 Candidates find_candidates_grown(const CollisionMesh& mesh, const Positions& x, const std::vector<double>& vertex_grow,
                                  const std::vector<double>& face_grow, const std::vector<double>& edge_grow);
 
-/// The pairs of find_candidates whose primitives belong to different bodies.
+/// Which pairs of bodies a search between bodies covers: every pair, the pairs
+/// of two deforming bodies, or the pairs with a rigid one
+/// (CollisionMesh::rigid_body); the last two together are the first.
+enum class BodyPairs { all, deforming, with_rigid };
+
+/// The pairs of find_candidates whose primitives belong to different bodies
+/// (of the body pairs `which` says).
 Candidates find_candidates_between_bodies(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
-                                          double inflation, BroadPhaseTrees* trees = nullptr);
+                                          double inflation, BroadPhaseTrees* trees = nullptr,
+                                          BodyPairs which = BodyPairs::all);
 
 /// The end x1 of the motion x0 -> x1 seen from a frame that moves with the mean
 /// displacement: x1 - mean(x1 - x0). Distances at every time of the motion, and

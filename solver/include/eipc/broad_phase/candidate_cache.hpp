@@ -22,7 +22,10 @@
 // (for that group only), in the frame that follows the group's mean translation.
 // A body that is one trusted convex region (AffinePatches) needs no broad
 // phase at all: its group is then its pairs close at rest. A rigid body
-// (CollisionMesh::rigid_body, a kinematic one) has no group of its own pairs.
+// (CollisionMesh::rigid_body, a kinematic one) has no group of its own pairs,
+// and with one in the scene the pairs between bodies are two groups: those
+// between deforming bodies, which follow only them (turns too), and those
+// with a rigid body.
 #pragma once
 
 #include "eipc/broad_phase/broad_phase.hpp"
@@ -89,9 +92,11 @@ public:
   int rebuilds() const;
 
 private:
-  /// The pairs within one body (body >= 0) or between bodies (body < 0).
+  /// The pairs within one body (body >= 0) or between bodies (body < 0, of
+  /// the body pairs `pairs` says).
   struct Group {
     int body = -1;
+    BodyPairs pairs = BodyPairs::all;
     std::vector<int> vertices;  ///< whose motion the group follows
     Positions reference;
     double skin = -1.0;  ///< < 0: no reference yet
@@ -110,9 +115,15 @@ private:
     Candidates region_pairs;  ///< the region's pairs at risk: all it needs while trusted
     bool in_region = false;   ///< `cached` holds region_pairs
     BroadPhaseTrees trees;    ///< its rebuilds' box trees, refit by the next one
-    /// Whether the group may follow a turn: a body's pairs with itself. The
-    /// pairs between bodies hold what stands still too (a rack, a table).
-    bool turns() const { return body >= 0; }
+    /// Whether the group may follow a turn: a body's pairs with itself, or
+    /// the pairs between deforming bodies (a gripper and what it holds). The
+    /// others hold what stands still too (a rack).
+    bool turns() const { return body >= 0 || pairs == BodyPairs::deforming; }
+    /// Whether the group follows the frame in which the CCD tests its pairs'
+    /// swept boxes (the mean translation of its body's vertices, or of every
+    /// vertex for the pairs between bodies). The pairs it leaves out then fail
+    /// that test; otherwise only the bound of `holds` leaves them out.
+    bool ccd_frame() const { return pairs != BodyPairs::deforming; }
   };
   /// Does g.cached hold every pair in contact at x0 and x1 and on the straight
   /// move between them, and every pair the CCD of that move could stop?

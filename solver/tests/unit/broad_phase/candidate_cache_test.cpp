@@ -7,6 +7,7 @@
 #include "eipc/broad_phase/candidate_cache.hpp"
 #include "eipc/ccd/collision_free_step.hpp"
 #include "eipc/collisions/contact_set.hpp"
+#include "eipc/mesh/surface.hpp"
 #include "eipc/testing/box_mesh.hpp"
 #include "eipc/testing/two_bodies.hpp"
 
@@ -25,6 +26,27 @@ CollisionMesh two_boxes(double dhat) {
   const TetMesh a = box_tet_mesh(Vec3(0, 0, 0), Vec3(0.1, 0.1, 0.05), 3, 3, 2);
   const TetMesh b = box_tet_mesh(Vec3(0.02, 0.03, 0.05 + 0.5 * dhat), Vec3(0.09, 0.08, 0.1), 3, 3, 2);
   return two_body_collision_mesh(a, b);
+}
+
+/// m with `box` appended as a rigid body (a rack standing still) after its two.
+CollisionMesh with_rigid_box(CollisionMesh m, const TetMesh& box) {
+  const Eigen::Index n = m.rest.rows();
+  Positions rest(n + box.vertices.rows(), 3);
+  rest << m.rest, box.vertices;
+  const Tris faces = boundary_faces(box.tets);
+  Tris all(m.faces.rows() + faces.rows(), 3);
+  all << m.faces, (faces.array() + int(n)).matrix();
+  m.rest = rest;
+  m.faces = all;
+  m.edges = unique_edges(m.faces);
+  m.vertex_body.resize(std::size_t(rest.rows()), 2);
+  m.rigid_body = {0, 0, 1};
+  return m;
+}
+
+/// two_boxes with a rigid box beside them along x, 2 dhat away.
+CollisionMesh two_boxes_and_a_rigid_one(double dhat) {
+  return with_rigid_box(two_boxes(dhat), box_tet_mesh(Vec3(0.1 + 2 * dhat, 0, 0), Vec3(0.15, 0.1, 0.1), 2, 3, 3));
 }
 
 void check_same(const Candidates& a, const Candidates& b) {
@@ -129,6 +151,82 @@ TEST_CASE("within-body and between-body pairs split find_candidates", "[contact]
     CHECK(group_of(m, all, -1).size() > 10);
     check_same(sorted(parts), all);
   }
+}
+
+TEST_CASE("the pairs between deforming bodies and those with a rigid one split the pairs between bodies",
+          "[contact][broad_phase]") {
+  const double dhat = 1e-3;
+  const CollisionMesh m = two_boxes_and_a_rigid_one(dhat);
+  std::mt19937 rng(5);
+  std::normal_distribution<double> step(0.0, 2 * dhat);
+  Positions x1 = m.rest;
+  for (Eigen::Index i = 0; i < x1.size(); ++i) x1.data()[i] += step(rng);
+  for (double inflation : {0.0, dhat}) {
+    const Candidates all = find_candidates_between_bodies(m, m.rest, x1, inflation);
+    const Candidates deforming = find_candidates_between_bodies(m, m.rest, x1, inflation, nullptr, BodyPairs::deforming);
+    const Candidates with_rigid = find_candidates_between_bodies(m, m.rest, x1, inflation, nullptr, BodyPairs::with_rigid);
+    CHECK(deforming.size() > 10);
+    CHECK(with_rigid.size() > 10);
+    Candidates both = deforming;
+    both.point_triangle.insert(both.point_triangle.end(), with_rigid.point_triangle.begin(), with_rigid.point_triangle.end());
+    both.edge_edge.insert(both.edge_edge.end(), with_rigid.edge_edge.begin(), with_rigid.edge_edge.end());
+    check_same(sorted(both), all);
+    for (const auto& p : deforming.point_triangle) CHECK(m.body_of_face(p.face) != 2);
+    for (const auto& p : with_rigid.point_triangle) CHECK((m.vertex_body[p.vertex] == 2 || m.body_of_face(p.face) == 2));
+  }
+}
+
+TEST_CASE("the pairs between deforming bodies follow them past a rigid body", "[contact][broad_phase]") {
+  // Two boxes in contact are carried together along y and turned, 3 dhat and
+  // 2 mrad a step, past a rigid box 2 dhat beside them, standing still (a
+  // gripper carrying a plate past a rack). The pairs between the two keep
+  // their set; the pairs with the rigid box are found again; contacts and CCD
+  // are those of a fresh broad phase throughout.
+  const double dhat = 1e-3;
+  const CollisionMesh m = two_boxes_and_a_rigid_one(dhat);
+  CandidateCache cache(dhat, dhat, 2 * dhat, 0.25 * dhat, ccd_stop_fraction(0.1));
+  Positions x = m.rest;
+  cache.around(m, x);
+  REQUIRE(cache.along_lists(m, x, x).size() == 4);  // box 0, box 1, between the two, with the rigid one
+  const Candidates between = *cache.along_lists(m, x, x)[2];
+  REQUIRE(between.size() > 10);
+  const int built = cache.rebuilds();
+  for (int k = 0; k < 10; ++k) {
+    Positions x1 = x;
+    const Positions moved = turned(x, 0.002, Vec3(0, 0, 1), Vec3(0.05, 0.05 + 3 * k * dhat, 0.05));
+    for (int v = 0; v < m.num_vertices(); ++v)
+      if (m.vertex_body[v] != 2) x1.row(v) = moved.row(v) + Eigen::RowVector3d(0, 3 * dhat, 0);
+    check_move(m, x, x1, cache.along(m, x, x1), dhat);
+    check_same_contacts(build_contact_set(m, x1, cache.for_contacts(m, x1), dhat),
+                        build_contact_set(m, x1, find_candidates(m, x1, x1, dhat), dhat));
+    x = x1;
+  }
+  const CandidateLists& lists = cache.along_lists(m, x, x);
+  check_same(*lists[2], between);
+  // Only the group with the rigid box is rebuilt (about once a step).
+  CHECK(cache.rebuilds() <= built + 10);
+  CHECK(cache.rebuilds() >= built + 5);
+}
+
+TEST_CASE("a one-off between deforming bodies is found in the frame the CCD tests them in", "[contact][broad_phase]") {
+  // Two boxes face each other across x, 20 dhat apart; a rigid box stands far
+  // off. The pairs between the two follow their mean translation, but the CCD
+  // tests those pairs' swept boxes in the frame of every vertex's. Carried 60
+  // dhat along x while closing to 1.05 dhat (past every skin: a one-off), the
+  // facing pairs' swept boxes overlap in that frame and they stop the CCD,
+  // though in the boxes' own frame they stay more than dhat apart.
+  const double dhat = 1e-3, gap = 20 * dhat;
+  const TetMesh a = box_tet_mesh(Vec3(0, 0, 0), Vec3(0.02, 0.02, 0.02), 2, 2, 2);
+  const TetMesh b = box_tet_mesh(Vec3(0.02 + gap, 0, 0), Vec3(0.04 + gap, 0.02, 0.02), 2, 2, 2);
+  const CollisionMesh m =
+      with_rigid_box(two_body_collision_mesh(a, b), box_tet_mesh(Vec3(0, 0.5, 0), Vec3(0.02, 0.52, 0.02), 2, 2, 2));
+  Positions x1 = m.rest;
+  for (int v = 0; v < m.num_vertices(); ++v)
+    if (m.vertex_body[v] != 2) x1(v, 0) += 60 * dhat - (m.vertex_body[v] == 1 ? gap - 1.05 * dhat : 0.0);
+  CandidateCache cache(dhat, dhat, 2 * dhat, 0.25 * dhat, ccd_stop_fraction(0.1));
+  cache.around(m, m.rest);
+  REQUIRE(max_collision_free_step(m, m.rest, x1, std::nullopt, 0.1) < 1.0);
+  check_move(m, m.rest, x1, cache.along(m, m.rest, x1), dhat);
 }
 
 TEST_CASE("cached candidates hold the contacts and CCD pairs of random moves and turns", "[contact][broad_phase]") {
