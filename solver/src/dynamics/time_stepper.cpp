@@ -86,7 +86,7 @@ bool TimeStepper::try_move_prescribed(Positions& q, const std::vector<Vec3>& tar
   return true;
 }
 
-Positions TimeStepper::keyframe_start(const StepContext& s, const std::vector<Vec3>& targets) {
+std::optional<Positions> TimeStepper::keyframe_start(const StepContext& s, const std::vector<Vec3>& targets) {
   // With the prescribed nodes at their targets and the free ones at their
   // prediction the body is bent by the jump; the last matrix's step from there
   // is that bend's elastic answer (and the contacts' of the last step).
@@ -98,7 +98,7 @@ Positions TimeStepper::keyframe_start(const StepContext& s, const std::vector<Ve
     for (int d = 0; d < 3; ++d) held[std::size_t(3 * node + d)] = true;
   }
   VecX step;
-  if (!contacts_ || !newton_.last_matrix_step(s, bent, *contacts_, held, step)) return s.q_tilde;
+  if (!contacts_ || !newton_.last_matrix_step(s, bent, *contacts_, held, step)) return std::nullopt;
   Positions dq(bent.rows(), 3);
   flat(dq) = step;
   return bent + dq;
@@ -187,15 +187,19 @@ StepStats TimeStepper::step() {
   double departure = 0.0;
   for (std::size_t i = 0; i < targets.size(); ++i)
     departure = std::max(departure, (targets[i] - s.q_tilde.row(sys_.prescribed()[i].node).transpose()).norm());
-  s.fresh_start = departure > kFreshStartDeparture * params_.solver.newton_tol * h;
+  const bool jump = departure > kFreshStartDeparture * params_.solver.newton_tol * h;
   std::vector<bool> fixed(sys_.num_dofs(), false);
   // Starting from x_t + h v_t instead of x_t halves the Newton iterations of
   // steady motion (grasp: 5.8 -> 3.6 per step at h = 0.02) with the same result.
   // The start's CCD and the damping matrix are independent: side by side.
   bool moved = false;
-  if (s.fresh_start) {
+  if (jump) {
     s.damping = potential_.damping_matrix(q_);  // keyframe_start's gradient includes it
-    moved = start_step(q, targets, keyframe_start(s, targets), contacts_ ? &*contacts_ : nullptr);
+    const std::optional<Positions> start = keyframe_start(s, targets);
+    // From the last matrix's answer to the jump its chord is a fair first
+    // direction again; from the bent prediction it was not.
+    s.fresh_start = !start;
+    moved = start_step(q, targets, start ? *start : s.q_tilde, contacts_ ? &*contacts_ : nullptr);
   } else {
     parallel_both([&] { s.damping = potential_.damping_matrix(q_); },
                   [&] { moved = start_step(q, targets, s.q_tilde, contacts_ ? &*contacts_ : nullptr); });

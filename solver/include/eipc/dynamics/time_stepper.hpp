@@ -74,11 +74,11 @@ private:
   /// the prescribed nodes moved. `contacts`: the contacts at q, if known.
   bool start_step(Positions& q, const std::vector<Vec3>& targets, const Positions& free_start,
                   const ContactSet* contacts) const;
-  /// Where the free nodes start after a keyframe (s.fresh_start): the
+  /// Where the free nodes start after a keyframe (kFreshStartDeparture): the
   /// prediction with the prescribed nodes at their targets, moved by the last
   /// matrix's step there (NewtonSolver::last_matrix_step, with the last step's
-  /// contacts). The prediction itself when there is no such matrix.
-  Positions keyframe_start(const StepContext& s, const std::vector<Vec3>& targets);
+  /// contacts). None when there is no such matrix.
+  std::optional<Positions> keyframe_start(const StepContext& s, const std::vector<Vec3>& targets);
   /// One solve of the step with the current lagged friction: Newton, or the
   /// augmented-Lagrangian rounds when s has prescribed targets. Adds its counts to stats.
   /// True when `early` ended it (Newton only).
@@ -90,9 +90,10 @@ private:
   static constexpr double kFrictionPeek = 30.0;
   /// A step whose prescribed nodes leave their inertial prediction by more than
   /// this times newton_tol * h (a keyframe changing a gripper's velocity) starts
-  /// Newton with a fresh matrix: the last step's chord there bent FinRay's
-  /// fingers 1.6-1.9 mm, then 6-9 directions followed (docs/performance.md).
-  /// Its free nodes start at keyframe_start.
+  /// its free nodes at keyframe_start, from where Newton may go on with the
+  /// last matrix's chord. Without that start it begins with a fresh matrix: the
+  /// last step's chord from the bent prediction bent FinRay's fingers
+  /// 1.6-1.9 mm, then 6-9 directions followed (docs/performance.md).
   static constexpr double kFreshStartDeparture = 100.0;
 
   DofSystem sys_;
