@@ -33,8 +33,21 @@ RigidFit translation_of(const Positions& from, const Positions& to, const std::v
 
 /// `moved` (the mean translation) with the turn that best follows the vertices.
 RigidFit turned(const Positions& from, const Positions& to, const std::vector<int>& vertices, RigidFit moved) {
-  Mat3 cross = Mat3::Zero();
-  for (int v : vertices) cross += (from.row(v).transpose() - moved.from_mean) * (to.row(v) - moved.to_mean.transpose());
+  // The cross-covariance, summed entry by entry in plain arithmetic (Eigen's
+  // outer product per vertex cost several times more; the same sums).
+  const double* f = moved.from_mean.data();
+  const double* t = moved.to_mean.data();
+  double sum[3][3] = {};
+  for (int v : vertices) {
+    const double* a = from.row(v).data();
+    const double* b = to.row(v).data();
+    const double d[3] = {a[0] - f[0], a[1] - f[1], a[2] - f[2]}, e[3] = {b[0] - t[0], b[1] - t[1], b[2] - t[2]};
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) sum[i][j] += d[i] * e[j];
+  }
+  Mat3 cross;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) cross(i, j) = sum[i][j];
   const Eigen::JacobiSVD<Mat3> svd(cross, Eigen::ComputeFullU | Eigen::ComputeFullV);
   Mat3 flip = Mat3::Identity();
   flip(2, 2) = (svd.matrixV() * svd.matrixU().transpose()).determinant() < 0.0 ? -1.0 : 1.0;
