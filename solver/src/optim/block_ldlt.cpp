@@ -144,10 +144,12 @@ void BlockLdlt::plan_tasks(int threads) {
   for (int r : frontier) total += subtree[r];
   // Greedy: cut the costliest subtree of the frontier (its root joins the top)
   // while that helps; pack the frontier largest first into `threads` bins.
-  // Keep the cut with the smallest estimate of top + fullest bin.
-  auto pack = [&](std::vector<int> roots, std::vector<std::vector<int>>* bins) {
-    std::sort(roots.begin(), roots.end(),
-              [&](int a, int b) { return subtree[a] > subtree[b] || (subtree[a] == subtree[b] && a < b); });
+  // Keep the cut with the smallest estimate of top + fullest bin. The frontier
+  // is kept in packing order (costliest first), so a cut is a few insertions
+  // instead of a sort of the whole frontier.
+  auto before = [&](int a, int b) { return subtree[a] > subtree[b] || (subtree[a] == subtree[b] && a < b); };
+  std::sort(frontier.begin(), frontier.end(), before);
+  auto pack = [&](const std::vector<int>& roots, std::vector<std::vector<int>>* bins) {
     std::vector<double> load(std::size_t(threads), 0.0);
     if (bins) bins->assign(std::size_t(threads), {});
     for (int r : roots) {
@@ -165,15 +167,13 @@ void BlockLdlt::plan_tasks(int threads) {
       best = estimate;
       best_frontier = frontier;
     }
-    const auto largest = std::max_element(frontier.begin(), frontier.end(),
-                                          [&](int a, int b) { return subtree[a] < subtree[b]; });
-    const int r = *largest;
+    const int r = frontier.front();  // the costliest
     if (children[r].empty() || subtree[r] * threads < total - top_cost) break;  // balanced enough, or a leaf
     double own = subtree[r];
     for (int c : children[r]) own -= subtree[c];
     top_cost += own;
-    frontier.erase(largest);
-    frontier.insert(frontier.end(), children[r].begin(), children[r].end());
+    frontier.erase(frontier.begin());
+    for (int c : children[r]) frontier.insert(std::lower_bound(frontier.begin(), frontier.end(), c, before), c);
   }
   if (best > 0.9 * total) return;  // not worth a task per thread
   std::vector<std::vector<int>> bins;
