@@ -285,9 +285,9 @@ Candidates find_candidates_between_bodies(const CollisionMesh& mesh, const Posit
                                           double inflation, BroadPhaseTrees* kept, BodyPairs which) {
   check_counts(mesh, x0, x1);
   std::vector<Part> parts = parts_by_body(mesh);
-  auto rigid = [&](std::size_t p) { return p < mesh.rigid_body.size() && mesh.rigid_body[p]; };
   auto covered = [&](std::size_t p, std::size_t q) {
-    return p != q && (which == BodyPairs::all || (which == BodyPairs::deforming) == (!rigid(p) && !rigid(q)));
+    return p != q && (which == BodyPairs::all ||
+                      (which == BodyPairs::deforming) == (!mesh.is_rigid(int(p)) && !mesh.is_rigid(int(q))));
   };
   // A body none of whose covered partners comes near (bounds grown as the
   // boxes are) has no pair: its boxes are not made.

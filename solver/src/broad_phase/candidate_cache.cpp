@@ -147,7 +147,7 @@ void CandidateCache::make_groups(const CollisionMesh& mesh) {
   }
   const int bodies = mesh.vertex_body.empty() ? 1 : *std::max_element(mesh.vertex_body.begin(), mesh.vertex_body.end()) + 1;
   for (int b = 0; b < bodies; ++b) {
-    if (std::size_t(b) < mesh.rigid_body.size() && mesh.rigid_body[std::size_t(b)]) continue;  // its pairs never close
+    if (mesh.is_rigid(b)) continue;  // its pairs never close
     Group g;
     g.body = b;
     for (int v = 0; v < mesh.num_vertices(); ++v)
@@ -164,19 +164,19 @@ void CandidateCache::make_groups(const CollisionMesh& mesh) {
   // The pairs between bodies; with a rigid body (a rack that stands still)
   // split in two: those between deforming bodies follow only them (a gripper
   // carrying a plate past the rack keeps its pairs with the plate).
-  auto rigid = [&](int b) { return std::size_t(b) < mesh.rigid_body.size() && mesh.rigid_body[std::size_t(b)]; };
   int deforming = 0;
-  for (int b = 0; b < bodies; ++b) deforming += !rigid(b);
-  if (bodies > 1 && deforming > 1 && deforming < bodies) {
+  for (int b = 0; b < bodies; ++b) deforming += !mesh.is_rigid(b);
+  const bool split = deforming > 1 && deforming < bodies;
+  if (split) {
     Group among;
     among.pairs = BodyPairs::deforming;
     for (int v = 0; v < mesh.num_vertices(); ++v)
-      if (!rigid(mesh.vertex_body[std::size_t(v)])) among.vertices.push_back(v);
+      if (!mesh.is_rigid(mesh.vertex_body[std::size_t(v)])) among.vertices.push_back(v);
     groups_.push_back(std::move(among));
   }
   if (bodies > 1) {
     Group between;
-    between.pairs = deforming > 1 && deforming < bodies ? BodyPairs::with_rigid : BodyPairs::all;
+    between.pairs = split ? BodyPairs::with_rigid : BodyPairs::all;
     between.vertices.resize(std::size_t(mesh.num_vertices()));
     std::iota(between.vertices.begin(), between.vertices.end(), 0);
     groups_.push_back(std::move(between));

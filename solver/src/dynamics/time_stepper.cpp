@@ -91,17 +91,19 @@ std::optional<Positions> TimeStepper::keyframe_start(const StepContext& s, const
   // prediction the body is bent by the jump; the last matrix's step from there
   // is that bend's elastic answer (and the contacts' of the last step).
   Positions bent = s.q_tilde;
-  std::vector<bool> held(std::size_t(sys_.num_dofs()), false);
-  for (std::size_t i = 0; i < targets.size(); ++i) {
-    const int node = sys_.prescribed()[i].node;
-    bent.row(node) = targets[i].transpose();
-    for (int d = 0; d < 3; ++d) held[std::size_t(3 * node + d)] = true;
-  }
+  for (std::size_t i = 0; i < targets.size(); ++i) bent.row(sys_.prescribed()[i].node) = targets[i].transpose();
   VecX step;
-  if (!contacts_ || !newton_.last_matrix_step(s, bent, *contacts_, held, step)) return std::nullopt;
+  if (!contacts_ || !newton_.last_matrix_step(s, bent, *contacts_, prescribed_dofs(), step)) return std::nullopt;
   Positions dq(bent.rows(), 3);
   flat(dq) = step;
   return bent + dq;
+}
+
+std::vector<bool> TimeStepper::prescribed_dofs() const {
+  std::vector<bool> dofs(std::size_t(sys_.num_dofs()), false);
+  for (const PrescribedNode& p : sys_.prescribed())
+    for (int d = 0; d < 3; ++d) dofs[std::size_t(3 * p.node + d)] = true;
+  return dofs;
 }
 
 bool TimeStepper::start_step(Positions& q, const std::vector<Vec3>& targets, const Positions& free_start,
@@ -188,7 +190,6 @@ StepStats TimeStepper::step() {
   for (std::size_t i = 0; i < targets.size(); ++i)
     departure = std::max(departure, (targets[i] - s.q_tilde.row(sys_.prescribed()[i].node).transpose()).norm());
   const bool jump = departure > kFreshStartDeparture * params_.solver.newton_tol * h;
-  std::vector<bool> fixed(sys_.num_dofs(), false);
   // Starting from x_t + h v_t instead of x_t halves the Newton iterations of
   // steady motion (grasp: 5.8 -> 3.6 per step at h = 0.02) with the same result.
   // The start's CCD and the damping matrix are independent: side by side.
@@ -204,10 +205,8 @@ StepStats TimeStepper::step() {
     parallel_both([&] { s.damping = potential_.damping_matrix(q_); },
                   [&] { moved = start_step(q, targets, s.q_tilde, contacts_ ? &*contacts_ : nullptr); });
   }
-  if (moved) {
-    for (const PrescribedNode& p : sys_.prescribed())
-      for (int d = 0; d < 3; ++d) fixed[3 * p.node + d] = true;
-  } else {
+  const std::vector<bool> fixed = moved ? prescribed_dofs() : std::vector<bool>(std::size_t(sys_.num_dofs()), false);
+  if (!moved) {
     // Augmented Lagrangian (IPC 2020, Sec. 4.4): pull prescribed nodes towards
     // their targets through the energy, so the barrier keeps everything apart.
     for (std::size_t i = 0; i < targets.size(); ++i) {

@@ -29,6 +29,7 @@ struct CollisionMesh {
   int num_vertices() const { return static_cast<int>(rest.rows()); }
   int body_of_face(int f) const { return vertex_body[faces(f, 0)]; }
   int body_of_edge(int e) const { return vertex_body[edges(e, 0)]; }
+  bool is_rigid(int body) const { return std::size_t(body) < rigid_body.size() && rigid_body[std::size_t(body)]; }
 };
 
 /// The patch or region all of `vertices` lie in, by `piece_of`

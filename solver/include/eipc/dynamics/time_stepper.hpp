@@ -66,6 +66,8 @@ public:
 private:
   /// Targets of every prescribed node at t (sys_.prescribed() order).
   std::vector<Vec3> all_prescribed_targets(double t) const;
+  /// Every DOF of a prescribed node (held fixed once they reach their targets).
+  std::vector<bool> prescribed_dofs() const;
   /// Moves prescribed nodes to their targets if the straight move is collision free.
   bool try_move_prescribed(Positions& q, const std::vector<Vec3>& targets) const;
   /// Newton's start: prescribed nodes to their targets (all or nothing, as

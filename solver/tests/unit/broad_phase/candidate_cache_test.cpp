@@ -49,6 +49,12 @@ CollisionMesh two_boxes_and_a_rigid_one(double dhat) {
   return with_rigid_box(two_boxes(dhat), box_tet_mesh(Vec3(0.1 + 2 * dhat, 0, 0), Vec3(0.15, 0.1, 0.1), 2, 3, 3));
 }
 
+/// `from`'s pairs after `to`'s.
+void append(Candidates& to, const Candidates& from) {
+  to.point_triangle.insert(to.point_triangle.end(), from.point_triangle.begin(), from.point_triangle.end());
+  to.edge_edge.insert(to.edge_edge.end(), from.edge_edge.begin(), from.edge_edge.end());
+}
+
 void check_same(const Candidates& a, const Candidates& b) {
   REQUIRE(a.point_triangle.size() == b.point_triangle.size());
   REQUIRE(a.edge_edge.size() == b.edge_edge.size());
@@ -142,11 +148,8 @@ TEST_CASE("within-body and between-body pairs split find_candidates", "[contact]
   for (Eigen::Index i = 0; i < x1.size(); ++i) x1.data()[i] += step(rng);
   for (double inflation : {0.0, dhat}) {
     Candidates parts = find_candidates_within_body(m, m.rest, x1, inflation, 0);
-    for (const Candidates& c : {find_candidates_within_body(m, m.rest, x1, inflation, 1),
-                                find_candidates_between_bodies(m, m.rest, x1, inflation)}) {
-      parts.point_triangle.insert(parts.point_triangle.end(), c.point_triangle.begin(), c.point_triangle.end());
-      parts.edge_edge.insert(parts.edge_edge.end(), c.edge_edge.begin(), c.edge_edge.end());
-    }
+    append(parts, find_candidates_within_body(m, m.rest, x1, inflation, 1));
+    append(parts, find_candidates_between_bodies(m, m.rest, x1, inflation));
     const Candidates all = find_candidates(m, m.rest, x1, inflation);
     CHECK(group_of(m, all, -1).size() > 10);
     check_same(sorted(parts), all);
@@ -168,8 +171,7 @@ TEST_CASE("the pairs between deforming bodies and those with a rigid one split t
     CHECK(deforming.size() > 10);
     CHECK(with_rigid.size() > 10);
     Candidates both = deforming;
-    both.point_triangle.insert(both.point_triangle.end(), with_rigid.point_triangle.begin(), with_rigid.point_triangle.end());
-    both.edge_edge.insert(both.edge_edge.end(), with_rigid.edge_edge.begin(), with_rigid.edge_edge.end());
+    append(both, with_rigid);
     check_same(sorted(both), all);
     for (const auto& p : deforming.point_triangle) CHECK(m.body_of_face(p.face) != 2);
     for (const auto& p : with_rigid.point_triangle) CHECK((m.vertex_body[p.vertex] == 2 || m.body_of_face(p.face) == 2));
