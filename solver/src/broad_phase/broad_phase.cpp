@@ -41,15 +41,10 @@ Aabb swept_edge_box(const CollisionMesh& mesh, const Positions& x0, const Positi
 
 namespace {
 
-/// Primitives of a part of the collision mesh (global indices, ascending).
-struct Part {
-  std::vector<int> vertices, faces, edges;
-};
-
 int body_of_vertex(const CollisionMesh& mesh, int v) { return mesh.vertex_body.empty() ? 0 : mesh.vertex_body[v]; }
 
-Part whole_mesh(const CollisionMesh& mesh) {
-  Part p;
+MeshPart whole_mesh(const CollisionMesh& mesh) {
+  MeshPart p;
   p.vertices.resize(std::size_t(mesh.num_vertices()));
   p.faces.resize(std::size_t(mesh.faces.rows()));
   p.edges.resize(std::size_t(mesh.edges.rows()));
@@ -59,10 +54,9 @@ Part whole_mesh(const CollisionMesh& mesh) {
   return p;
 }
 
-/// The primitives of each body (index = body).
-std::vector<Part> parts_by_body(const CollisionMesh& mesh) {
-  std::vector<Part> parts;
-  auto part = [&](int body) -> Part& {
+std::vector<MeshPart> parts_by_body(const CollisionMesh& mesh) {
+  std::vector<MeshPart> parts;
+  auto part = [&](int body) -> MeshPart& {
     if (body >= int(parts.size())) parts.resize(std::size_t(body) + 1);
     return parts[std::size_t(body)];
   };
@@ -83,7 +77,7 @@ struct Growth {
   const std::vector<double>* edges = nullptr;
 };
 
-PartBoxes boxes_of(const CollisionMesh& mesh, const Positions& x0, const Positions& x1, double r, const Part& part,
+PartBoxes boxes_of(const CollisionMesh& mesh, const Positions& x0, const Positions& x1, double r, const MeshPart& part,
                    int body, BroadPhaseTrees& trees, const Growth& own = {}) {
   std::vector<Aabb> faces(part.faces.size()), edges(part.edges.size()), vertices(part.vertices.size());
   auto grown = [r](const std::vector<double>* growth, int i) { return growth ? r + (*growth)[std::size_t(i)] : r; };
@@ -154,7 +148,7 @@ std::vector<int> order_by_first(std::vector<T>& pairs, int n, First first) {
 
 /// All pairs of one part's primitives whose boxes `b` overlap (see
 /// find_candidates) but those `exclusion` leaves out.
-Candidates pairs_within(const CollisionMesh& mesh, const PartBoxes& b, const Part& part,
+Candidates pairs_within(const CollisionMesh& mesh, const PartBoxes& b, const MeshPart& part,
                         const PatchExclusion* exclusion = nullptr) {
   Candidates out;
   parallel_gather(std::size_t(b.vertices->num_leaves()), kLeafChunk, out.point_triangle,
@@ -254,10 +248,18 @@ BroadPhaseTrees::Fitted BroadPhaseTrees::fit(int body, std::vector<Aabb> faces, 
   return {&face_tree, &edge_tree, &vertex_tree};
 }
 
+const std::vector<MeshPart>& BroadPhaseTrees::bodies(const CollisionMesh& mesh) {
+  if (bodies_of_vertices_ != mesh.num_vertices()) {
+    bodies_ = parts_by_body(mesh);
+    bodies_of_vertices_ = mesh.num_vertices();
+  }
+  return bodies_;
+}
+
 Candidates find_candidates(const CollisionMesh& mesh, const Positions& x0, const Positions& x1, double inflation) {
   check_counts(mesh, x0, x1);
   BroadPhaseTrees trees;
-  const Part all = whole_mesh(mesh);
+  const MeshPart all = whole_mesh(mesh);
   // Each primitive box is inflated by half the margin, so overlap <=> gap <= inflation.
   return pairs_within(mesh, boxes_of(mesh, x0, x1, 0.5 * inflation, all, 0, trees), all);
 }
@@ -266,17 +268,18 @@ Candidates find_candidates_within_body(const CollisionMesh& mesh, const Position
                                        double inflation, int body, BroadPhaseTrees* kept,
                                        const PatchExclusion* exclusion) {
   check_counts(mesh, x0, x1);
-  const std::vector<Part> parts = parts_by_body(mesh);
-  if (body < 0 || body >= int(parts.size())) return {};
   BroadPhaseTrees fresh;
-  const Part& part = parts[std::size_t(body)];
-  return pairs_within(mesh, boxes_of(mesh, x0, x1, 0.5 * inflation, part, body, kept ? *kept : fresh), part, exclusion);
+  BroadPhaseTrees& trees = kept ? *kept : fresh;
+  const std::vector<MeshPart>& parts = trees.bodies(mesh);
+  if (body < 0 || body >= int(parts.size())) return {};
+  const MeshPart& part = parts[std::size_t(body)];
+  return pairs_within(mesh, boxes_of(mesh, x0, x1, 0.5 * inflation, part, body, trees), part, exclusion);
 }
 
 Candidates find_candidates_grown(const CollisionMesh& mesh, const Positions& x, const std::vector<double>& vertex_grow,
                                  const std::vector<double>& face_grow, const std::vector<double>& edge_grow) {
   check_counts(mesh, x, x);
-  const Part all = whole_mesh(mesh);
+  const MeshPart all = whole_mesh(mesh);
   BroadPhaseTrees trees;
   return pairs_within(mesh, boxes_of(mesh, x, x, 0.0, all, 0, trees, Growth{&vertex_grow, &face_grow, &edge_grow}), all);
 }
@@ -284,7 +287,10 @@ Candidates find_candidates_grown(const CollisionMesh& mesh, const Positions& x, 
 Candidates find_candidates_between_bodies(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
                                           double inflation, BroadPhaseTrees* kept, BodyPairs which) {
   check_counts(mesh, x0, x1);
-  std::vector<Part> parts = parts_by_body(mesh);
+  BroadPhaseTrees fresh;
+  BroadPhaseTrees& trees = kept ? *kept : fresh;
+  const std::vector<MeshPart>& bodies = trees.bodies(mesh);
+  std::vector<const MeshPart*> parts(bodies.size());
   auto covered = [&](std::size_t p, std::size_t q) {
     return p != q && (which == BodyPairs::all ||
                       (which == BodyPairs::deforming) == (!mesh.is_rigid(int(p)) && !mesh.is_rigid(int(q))));
@@ -292,19 +298,18 @@ Candidates find_candidates_between_bodies(const CollisionMesh& mesh, const Posit
   // A body none of whose covered partners comes near (bounds grown as the
   // boxes are) has no pair: its boxes are not made.
   const double r = 0.5 * inflation;
-  std::vector<Aabb> bound(parts.size());
-  for (std::size_t p = 0; p < parts.size(); ++p) {
-    for (int v : parts[p].vertices) extend_both(bound[p], x0, x1, v);
+  std::vector<Aabb> bound(bodies.size());
+  for (std::size_t p = 0; p < bodies.size(); ++p) {
+    for (int v : bodies[p].vertices) extend_both(bound[p], x0, x1, v);
     bound[p].inflate(r);
   }
-  BroadPhaseTrees fresh;
-  BroadPhaseTrees& trees = kept ? *kept : fresh;
-  std::vector<PartBoxes> boxes(parts.size());
-  for (std::size_t p = 0; p < parts.size(); ++p) {
+  const MeshPart none;
+  std::vector<PartBoxes> boxes(bodies.size());
+  for (std::size_t p = 0; p < bodies.size(); ++p) {
     bool near = false;
-    for (std::size_t q = 0; q < parts.size(); ++q) near = near || (covered(p, q) && bound[p].overlaps(bound[q]));
-    if (!near) parts[p] = Part{};
-    boxes[p] = boxes_of(mesh, x0, x1, r, parts[p], int(p), trees);
+    for (std::size_t q = 0; q < bodies.size(); ++q) near = near || (covered(p, q) && bound[p].overlaps(bound[q]));
+    parts[p] = near ? &bodies[p] : &none;
+    boxes[p] = boxes_of(mesh, x0, x1, r, *parts[p], int(p), trees);
   }
   // Vertices against the faces of every other body, edges against the edges
   // of every later body (each pair once); then in Candidates order.
@@ -316,7 +321,7 @@ Candidates find_candidates_between_bodies(const CollisionMesh& mesh, const Posit
       parallel_gather(std::size_t(vertices.num_leaves()), kLeafChunk, out.point_triangle,
                       [&](std::size_t first, std::size_t last, std::vector<PointTriangleCandidate>& dst) {
                         overlaps_by_leaf(vertices, faces, false, first, last, [&](int i, const std::vector<int>& hits) {
-                          for (int k : hits) dst.push_back({parts[own].vertices[std::size_t(i)], parts[other].faces[std::size_t(k)]});
+                          for (int k : hits) dst.push_back({parts[own]->vertices[std::size_t(i)], parts[other]->faces[std::size_t(k)]});
                         });
                       });
     }
@@ -327,9 +332,9 @@ Candidates find_candidates_between_bodies(const CollisionMesh& mesh, const Posit
       parallel_gather(std::size_t(edges.num_leaves()), kLeafChunk, out.edge_edge,
                       [&](std::size_t first, std::size_t last, std::vector<EdgeEdgeCandidate>& dst) {
                         overlaps_by_leaf(edges, others, false, first, last, [&](int i, const std::vector<int>& hits) {
-                          const int a = parts[own].edges[std::size_t(i)];
+                          const int a = parts[own]->edges[std::size_t(i)];
                           for (int k : hits) {
-                            const int b = parts[other].edges[std::size_t(k)];
+                            const int b = parts[other]->edges[std::size_t(k)];
                             dst.push_back({std::min(a, b), std::max(a, b)});
                           }
                         });

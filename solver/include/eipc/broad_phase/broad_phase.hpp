@@ -26,6 +26,11 @@ Aabb swept_edge_box(const CollisionMesh& mesh, const Positions& x0, const Positi
 /// computed in parallel (TBB) with a result independent of the thread count.
 Candidates find_candidates(const CollisionMesh& mesh, const Positions& x0, const Positions& x1, double inflation);
 
+/// Primitives of a part of a collision mesh (global indices, ascending).
+struct MeshPart {
+  std::vector<int> vertices, faces, edges;
+};
+
 /// Box trees over each body's faces, edges and vertices, kept from one broad
 /// phase to the next: a later call refits them to its boxes (linear time)
 /// instead of building them again (n log n). The candidates found do not depend
@@ -41,8 +46,13 @@ public:
   /// `body`'s face, edge and vertex trees over these boxes: built at the first
   /// call for the body (or when its counts changed), refit afterwards.
   Fitted fit(int body, std::vector<Aabb> faces, std::vector<Aabb> edges, std::vector<Aabb> vertices);
+  /// The primitives of each body (index = body; CollisionMesh::vertex_body),
+  /// made at the first call (and again for a mesh with another vertex count).
+  const std::vector<MeshPart>& bodies(const CollisionMesh& mesh);
 
 private:
+  std::vector<MeshPart> bodies_;
+  int bodies_of_vertices_ = -1;  ///< the vertex count of the mesh bodies_ was made for
   std::deque<AabbTree> faces_, edges_, vertices_;  ///< per body (a deque: growing keeps the trees in place)
 };
 
