@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -113,10 +114,18 @@ struct TrajectoryWriter::Impl {
   /// frames, or at finish(). A hard kill loses them, as it loses unflushed
   /// data anyway (and leaves only the partial file, which readers reject).
   std::vector<Frame> pending;
+  /// The batch being written (and flushed) in the background, while the
+  /// simulation goes on: one at a time, so that HDF5 calls never overlap.
+  std::future<void> writing;
 
   void create_frame_datasets();
-  void write_pending();
-  void write_contact(hsize_t first, hsize_t count);
+  /// Writes `frames`, the frames from number `first` on.
+  void write_frames(const std::vector<Frame>& frames, hsize_t first);
+  void write_contact(const std::vector<Frame>& frames, hsize_t first);
+  /// Hands the pending frames to a background write (then a flush, if asked).
+  void write_pending_in_background(bool flush);
+  /// Waits for the background write; rethrows its error.
+  void wait_for_writing();
   void close_all();
 };
 
@@ -159,8 +168,9 @@ void TrajectoryWriter::Impl::create_frame_datasets() {
 // Rows [first, first + count) of the contact datasets from the pending frames;
 // pairs seen for the first time get new columns (earlier frames read the fill
 // value 0 there).
-void TrajectoryWriter::Impl::write_contact(hsize_t first, hsize_t count) {
-  for (const Frame& frame : pending)
+void TrajectoryWriter::Impl::write_contact(const std::vector<Frame>& frames, hsize_t first) {
+  const auto count = static_cast<hsize_t>(frames.size());
+  for (const Frame& frame : frames)
     for (const BodyPairForce& p : frame.pair_forces) {
       auto key = std::make_pair(p.body_a, p.body_b);
       if (pair_column.count(key)) continue;
@@ -178,7 +188,7 @@ void TrajectoryWriter::Impl::write_contact(hsize_t first, hsize_t count) {
   std::vector<double> n(count * np * 3, 0.0), t(count * np * 3, 0.0);
   std::vector<int> pairs_of(count * np, 0);
   for (hsize_t f = 0; f < count; ++f)
-    for (const BodyPairForce& p : pending[f].pair_forces) {
+    for (const BodyPairForce& p : frames[f].pair_forces) {
       const hsize_t c = f * np + pair_column.at({p.body_a, p.body_b});
       for (int k = 0; k < 3; ++k) {
         n[c * 3 + k] = p.normal[k];
@@ -191,17 +201,16 @@ void TrajectoryWriter::Impl::write_contact(hsize_t first, hsize_t count) {
   h5::write_block(pair_count, H5T_NATIVE_INT, {first, 0}, {count, np}, pairs_of.data());
 }
 
-void TrajectoryWriter::Impl::write_pending() {
-  if (pending.empty()) return;
-  const auto count = static_cast<hsize_t>(pending.size());
-  const hsize_t first = static_cast<hsize_t>(times.size()) - count;
+void TrajectoryWriter::Impl::write_frames(const std::vector<Frame>& frames, hsize_t first) {
+  if (frames.empty()) return;
+  const auto count = static_cast<hsize_t>(frames.size());
   // Column order of create_frame_datasets: time, step, newton, line search, wall, min d, active.
   // Each in the memory type matching its file type: a converting write costs
   // HDF5 two 1 MB conversion buffers (one zeroed) per call.
   std::vector<double> time, wall, min_d;
   std::vector<std::int64_t> step;
   std::vector<std::int32_t> newton, line_search, active;
-  for (const Frame& f : pending) {
+  for (const Frame& f : frames) {
     time.push_back(f.time);
     step.push_back(f.step);
     newton.push_back(f.stats.newton_iterations);
@@ -219,15 +228,34 @@ void TrajectoryWriter::Impl::write_pending() {
     h5::write_block(frame_datasets[c], columns[c].second, {first}, {count}, columns[c].first);
   }
   for (std::size_t b = 0; b < positions.size(); ++b) {
-    const auto n = static_cast<hsize_t>(pending[0].positions[b].rows());
+    const auto n = static_cast<hsize_t>(frames[0].positions[b].rows());
     std::vector<double> block;
     block.reserve(count * n * 3);
-    for (const Frame& f : pending) block.insert(block.end(), f.positions[b].data(), f.positions[b].data() + n * 3);
+    for (const Frame& f : frames) block.insert(block.end(), f.positions[b].data(), f.positions[b].data() + n * 3);
     h5::resize(positions[b], {first + count, n, 3});
     h5::write_block(positions[b], H5T_NATIVE_DOUBLE, {first, 0, 0}, {count, n, 3}, block.data());
   }
-  write_contact(first, count);
+  write_contact(frames, first);
+}
+
+void TrajectoryWriter::Impl::write_pending_in_background(bool flush) {
+  wait_for_writing();
+  auto frames = std::make_shared<const std::vector<Frame>>(std::move(pending));
   pending.clear();
+  const auto first = static_cast<hsize_t>(times.size() - frames->size());
+  writing = std::async(std::launch::async, [this, frames, first, flush] {
+    try {
+      write_frames(*frames, first);
+      if (flush) h5::check(H5Fflush(file, H5F_SCOPE_GLOBAL), "flushing");
+    } catch (const h5::Error& e) {
+      throw std::runtime_error(partial + ": writing frames " + std::to_string(first + 1) + " to " +
+                               std::to_string(first + frames->size()) + ": " + e.what());
+    }
+  });
+}
+
+void TrajectoryWriter::Impl::wait_for_writing() {
+  if (writing.valid()) writing.get();
 }
 
 void TrajectoryWriter::Impl::close_all() {
@@ -275,6 +303,10 @@ TrajectoryWriter::TrajectoryWriter(const std::string& path, const TrajectoryHead
 TrajectoryWriter::~TrajectoryWriter() {
   if (!impl_ || impl_->finished) return;
   try {
+    impl_->wait_for_writing();
+  } catch (...) {
+  }
+  try {
     impl_->close_all();  // the partial file stays, without a status attribute
   } catch (...) {
   }
@@ -315,26 +347,19 @@ void TrajectoryWriter::append(const Frame& frame) {
   m.pending.push_back(std::move(kept));
   m.times.push_back(frame.time);
   m.last_step = frame.step;
-  try {
-    const auto now = std::chrono::steady_clock::now();
-    const bool flush = std::chrono::duration<double>(now - m.last_flush).count() >= m.options.flush_seconds;
-    if (flush || m.pending.size() >= kMaxPending) m.write_pending();
-    if (flush) {
-      h5::check(H5Fflush(m.file, H5F_SCOPE_GLOBAL), "flushing");
-      m.last_flush = now;
-    }
-  } catch (const h5::Error& e) {
-    throw std::runtime_error(m.partial + ": appending frame " + std::to_string(m.times.size()) +
-                             ": " + e.what());
-  }
+  const auto now = std::chrono::steady_clock::now();
+  const bool flush = std::chrono::duration<double>(now - m.last_flush).count() >= m.options.flush_seconds;
+  if (flush || m.pending.size() >= kMaxPending) m.write_pending_in_background(flush);
+  if (flush) m.last_flush = now;
 }
 
 void TrajectoryWriter::finish(TrajectoryStatus status, const std::string& reason) {
   Impl& m = *impl_;
   if (m.finished) throw std::logic_error("TrajectoryWriter::finish called twice");
   m.finished = true;  // whatever happens next, the writer is done
+  m.wait_for_writing();
   try {
-    m.write_pending();
+    m.write_frames(m.pending, static_cast<hsize_t>(m.times.size() - m.pending.size()));
     h5::write_int_attribute(m.file, "frame_count", static_cast<long long>(m.times.size()), H5T_STD_I64LE);
     h5::write_string_attribute(m.file, "status_reason", reason);
     h5::write_string_attribute(

@@ -4,7 +4,8 @@
 //   constructor   creates "<path>.partial" with the header; nothing at <path> yet
 //   append()      adds one frame: buffered, written to the partial file every 64 frames,
 //                 and written and flushed to disk at most `flush_seconds` of wall time
-//                 after the previous flush (for watching a run); finish() writes the rest
+//                 after the previous flush (for watching a run); each batch is written by
+//                 a background thread while the caller goes on; finish() writes the rest
 //   finish(s, r)  writes status s (and reason r), closes, renames "<path>.partial" to
 //                 <path> atomically and writes the XDMF sidecars (<path> with extensions .xdmf and .xdmf2)
 //   no finish     (hard kill, or the writer destroyed by an exception) leaves only the
@@ -44,7 +45,8 @@ public:
 
   /// Appends one frame. Throws std::invalid_argument if the frame does not match the
   /// header (body count, vertex counts, pair body indices, duplicate pairs, step not
-  /// increasing) and std::logic_error after finish(). Pair-force entries whose forces and
+  /// increasing) and std::logic_error after finish(); std::runtime_error when an earlier
+  /// batch's write failed (also from finish()). Pair-force entries whose forces and
   /// pair count are all zero carry no information and are not stored.
   void append(const Frame& frame);
 

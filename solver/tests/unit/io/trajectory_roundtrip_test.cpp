@@ -174,3 +174,29 @@ TEST_CASE("flushing after every frame gives the same data", "[io][trajectory]") 
   CHECK_FALSE(std::filesystem::exists(dir.file("run.xdmf")));
   check_frame_equal(test::synthetic_frame(h, 1), read_frame(path, 1));
 }
+
+TEST_CASE("frames written in background batches read back in order", "[io][trajectory]") {
+  // 150 frames: two batches of 64 written in the background while frames are
+  // still appended, the rest at finish().
+  ScratchDir dir("traj_batches");
+  const std::string path = dir.file("run.h5");
+  const TrajectoryHeader h = test::synthetic_header();
+  TrajectoryWriterOptions options;
+  options.flush_seconds = 1e9;
+  options.write_xdmf = false;
+  {
+    TrajectoryWriter w(path, h, options);
+    for (int i = 0; i < 150; ++i) w.append(test::synthetic_frame(h, i));
+    w.finish(TrajectoryStatus::complete);
+  }
+  for (int i : {0, 63, 64, 127, 128, 149}) check_frame_equal(test::synthetic_frame(h, i), read_frame(path, i));
+  // Destroyed without finish() while a batch may still be in flight: only
+  // the partial file is left, and it closes cleanly.
+  const std::string killed = dir.file("killed.h5");
+  {
+    TrajectoryWriter w(killed, h, options);
+    for (int i = 0; i < 70; ++i) w.append(test::synthetic_frame(h, i));
+  }
+  CHECK_FALSE(std::filesystem::exists(killed));
+  CHECK(std::filesystem::exists(trajectory_partial_path(killed)));
+}
