@@ -244,6 +244,7 @@ void TrajectoryWriter::Impl::write_pending_in_background(bool flush) {
   pending.clear();
   const auto first = static_cast<hsize_t>(times.size() - frames->size());
   writing = std::async(std::launch::async, [this, frames, first, flush] {
+    h5::silence_library_errors();  // HDF5 (thread-safe build) keeps an error stack per thread
     try {
       write_frames(*frames, first);
       if (flush) h5::check(H5Fflush(file, H5F_SCOPE_GLOBAL), "flushing");
