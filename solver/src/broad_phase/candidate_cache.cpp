@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <limits>
 #include <numeric>
+#include <optional>
 
 namespace eipc {
 
@@ -25,10 +26,9 @@ double fits_margin(double distance, double scale, const RigidFit& a, const Rigid
   return 1e-9 * distance + 1e-12 * (scale + moved);
 }
 
-/// Is x within `skin` of `reference` after the mean translation of `vertices`,
-/// or else (if `turn`) after the rigid motion that best follows them?
-bool covers(const Positions& reference, double skin, const Positions& x, const std::vector<int>& vertices, bool turn) {
-  return skin >= 0.0 && x.rows() == reference.rows() && follow(reference, x, vertices, skin, turn).deviation <= skin;
+/// Is patch or region `piece` trusted now?
+bool trusted_piece(int piece, const std::vector<char>& trusted) {
+  return piece >= 0 && std::size_t(piece) < trusted.size() && trusted[std::size_t(piece)];
 }
 
 /// Were the pieces of `own` trusted when the set was found (`then`) trusted
@@ -202,8 +202,9 @@ bool CandidateCache::holds(double inflation, double scale, const RigidFit& at0, 
 }
 
 bool CandidateCache::covers_move(const Positions& reference, double skin, double inflation, double scale,
-                                 const Group& g, const Positions& x0, const Positions& x1) const {
+                                 const Group& g, const Positions& x0, const Positions& x1, double* deviation0) const {
   const RigidFit at0 = follow(reference, x0, g.vertices, skin, g.turns());
+  if (deviation0) *deviation0 = at0.deviation;
   if (at0.deviation > skin) return false;
   if (&x1 == &x0) return true;  // no pair left out is within inflation - 2 skin > dhat
   const RigidFit at1 = follow(reference, x1, g.vertices, skin, g.turns());
@@ -217,16 +218,17 @@ bool CandidateCache::covers_move(const Positions& reference, double skin, double
          holds(inflation, scale, at0, at1);
 }
 
-bool CandidateCache::keeps(const Group& g, const Positions& x0, const Positions& x1) const {
+bool CandidateCache::keeps(const Group& g, const Positions& x0, const Positions& x1, double* deviation0) const {
   if (g.skin < 0.0 || x0.rows() != g.reference.rows() || x1.rows() != g.reference.rows()) return false;
-  return covers_move(g.reference, g.skin, g.inflation, g.scale, g, x0, x1);
+  return covers_move(g.reference, g.skin, g.inflation, g.scale, g, x0, x1, deviation0);
 }
 
 const Candidates& CandidateCache::group_along(Group& g, const CollisionMesh& mesh, const Positions& x0,
-                                              const Positions& x1, const std::vector<char>& trusted, bool& one_off) {
+                                              const Positions& x1, const std::vector<char>& trusted, bool& one_off,
+                                              double* deviation0) {
   // Only a body's pairs with itself can lie in one patch.
   const bool excluding = g.body >= 0 && patch_min_stretch_ > 0.0 && !trusted.empty();
-  if (g.region >= 0 && std::size_t(g.region) < trusted.size() && trusted[std::size_t(g.region)]) {
+  if (trusted_piece(g.region, trusted)) {
     // The whole body is one trusted region: only its pairs at risk can come
     // close or stop the CCD, at any positions it is trusted at.
     if (!g.in_region) {
@@ -237,7 +239,7 @@ const Candidates& CandidateCache::group_along(Group& g, const CollisionMesh& mes
     return g.cached;
   }
   g.in_region = false;
-  if (still_trusted(g.pieces, g.trusted, trusted) && keeps(g, x0, x1)) return g.cached;
+  if (still_trusted(g.pieces, g.trusted, trusted) && keeps(g, x0, x1, deviation0)) return g.cached;
   auto find = [&](const Positions& a, const Positions& b, double inflation) {
     return g.body >= 0 ? find_candidates_within_body(mesh, a, b, inflation, g.body, &g.trees, excluding ? &exclusion_ : nullptr)
                        : find_candidates_between_bodies(mesh, a, b, inflation, &g.trees, g.pairs);
@@ -259,7 +261,7 @@ const Candidates& CandidateCache::group_along(Group& g, const CollisionMesh& mes
   // Newton goes next, for moves up to twice the largest skin.
   Positions reference = &x1 == &x0 ? x0 : Positions(0.5 * (x0 + x1));
   const double scale = reference.size() > 0 ? reference.cwiseAbs().maxCoeff() : 0.0;
-  if (move.deviation <= 2.0 * max_skin_ && covers_move(reference, skin, inflation, scale, g, x0, x1)) {
+  if (move.deviation <= 2.0 * max_skin_ && covers_move(reference, skin, inflation, scale, g, x0, x1, deviation0)) {
     g.skin = skin;
     g.inflation = inflation;
     g.scale = scale;
@@ -348,13 +350,31 @@ const Candidates& CandidateCache::group_for_contacts(Group& g, const CollisionMe
   // A pair within dhat at x is in g.cached (which covers x) and, x being within
   // contact_skin of contact_reference in the group's frame, was within
   // dhat + 2 contact_skin there.
-  bool one_off = false;  // stays false: a sweep from x to x has length 0
-  const Candidates& near = group_along(g, mesh, x, x, trusted, one_off);
-  if (g.contact_generation == g.rebuilds && covers(g.contact_reference, contact_skin_, x, g.vertices, g.turns()))
+  std::optional<double> since;  // how far x lies from contact_reference after the fit that follows the group
+  auto near_last_filtering = [&] {
+    if (!since)
+      since = x.rows() == g.contact_reference.rows()
+                  ? follow(g.contact_reference, x, g.vertices, contact_skin_, g.turns()).deviation
+                  : std::numeric_limits<double>::infinity();
+    return *since <= contact_skin_;
+  };
+  // contact_reference lay contact_deviation from the reference after one rigid
+  // motion, and x lies `since` from contact_reference after another: so x lies
+  // at most their sum from the reference after the two together. While that
+  // is within the skin, g.cached covers x (as keeps() would find) without
+  // fitting x to the reference.
+  if (g.contact_generation == g.rebuilds && g.skin >= 0.0 && !trusted_piece(g.region, trusted) &&
+      still_trusted(g.pieces, g.trusted, trusted) && near_last_filtering() &&
+      g.contact_deviation + *since <= g.skin)
     return g.for_contacts;
+  bool one_off = false;  // stays false: a sweep from x to x has length 0
+  double deviation = std::numeric_limits<double>::infinity();
+  const Candidates& near = group_along(g, mesh, x, x, trusted, one_off, &deviation);
+  if (g.contact_generation == g.rebuilds && near_last_filtering()) return g.for_contacts;
   changed = true;
   g.for_contacts = g.gaps.within(mesh, x, near, dhat_ + 2.001 * contact_skin_);
   g.contact_reference = x;
+  g.contact_deviation = deviation;
   g.contact_generation = g.rebuilds;
   return g.for_contacts;
 }

@@ -105,6 +105,8 @@ private:
     Candidates cached;
     Candidates one_off;
     Positions contact_reference;  ///< empty: no contact candidates yet
+    /// How far contact_reference lay from `reference` after the fit that follows the group.
+    double contact_deviation = 0.0;
     Candidates for_contacts;
     int contact_generation = -1;  ///< rebuilds when for_contacts was filtered from cached
     RememberedGaps gaps;  ///< of cached's pairs, kept through rebuilds for the pairs found again
@@ -127,11 +129,13 @@ private:
   };
   /// Does g.cached hold every pair in contact at x0 and x1 and on the straight
   /// move between them, and every pair the CCD of that move could stop?
-  bool keeps(const Group& g, const Positions& x0, const Positions& x1) const;
+  /// `deviation0`, when given and fitted: how far x0 lies from the reference
+  /// after the fit that follows the group.
+  bool keeps(const Group& g, const Positions& x0, const Positions& x1, double* deviation0 = nullptr) const;
   /// The same for g's pairs closer than `inflation` at `reference` (largest
   /// |coordinate| `scale`), with `skin` per vertex of room.
   bool covers_move(const Positions& reference, double skin, double inflation, double scale, const Group& g,
-                   const Positions& x0, const Positions& x1) const;
+                   const Positions& x0, const Positions& x1, double* deviation0 = nullptr) const;
   /// Can none of g's pairs at least `far` apart at its gaps' reference stop
   /// the CCD of x0 -> x1 (whose largest |coordinate| is `scale`)?
   bool far_pairs_cannot_stop(const Group& g, double far, double scale, const Positions& x0,
@@ -143,9 +147,10 @@ private:
   static void replace_cached(Group& g, Candidates now);
   /// The groups of `mesh` (made at the first call, and again for a mesh of another size).
   void make_groups(const CollisionMesh& mesh);
-  /// The group's superset for x0 -> x1: cached, rebuilt, or a one-off (then sets `one_off`).
+  /// The group's superset for x0 -> x1: cached, rebuilt, or a one-off (then
+  /// sets `one_off`); `deviation0` as for keeps (unchanged for a region or a one-off).
   const Candidates& group_along(Group& g, const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
-                                const std::vector<char>& trusted, bool& one_off);
+                                const std::vector<char>& trusted, bool& one_off, double* deviation0 = nullptr);
   /// The group's contact candidates at x; sets `changed` when they were refiltered.
   const Candidates& group_for_contacts(Group& g, const CollisionMesh& mesh, const Positions& x,
                                        const std::vector<char>& trusted, bool& changed);

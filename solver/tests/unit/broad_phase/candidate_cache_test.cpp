@@ -277,6 +277,33 @@ TEST_CASE("cached candidates hold the contacts and CCD pairs of random moves and
   CHECK(cache.rebuilds() < queries);  // three groups
 }
 
+TEST_CASE("contact candidates asked for alone, at small moves that add up past the skin, stay exact",
+          "[contact][broad_phase]") {
+  // Newton's trial points between sweeps: each within the contact skin of the
+  // last filtering, so that filtering serves, until the moves since the
+  // cache's reference add up past its skin. The upper box starts 3.1 dhat
+  // above the lower one, just beyond the cache's reach (dhat + 2 skin), and
+  // comes down 0.15 dhat at a time: each box moves half of that from the mean
+  // translation both follow, so a filtering serves about four moves, and
+  // after fourteen the moves since the reference exceed the skin. The cache
+  // must then find the pairs that come within dhat (at 3.1 - 2.25 dhat).
+  const double dhat = 1e-3;
+  const CollisionMesh m = two_boxes(dhat);
+  CandidateCache cache(dhat, dhat, dhat, 0.25 * dhat, ccd_stop_fraction(0.1));
+  Positions x = m.rest;
+  for (int v = 0; v < m.num_vertices(); ++v)
+    if (m.vertex_body[v] == 1) x(v, 2) += 2.6 * dhat;
+  std::size_t contacts = 0;
+  for (int k = 0; k < 18; ++k) {
+    const ContactSet fresh = build_contact_set(m, x, find_candidates(m, x, x, dhat), dhat);
+    check_same_contacts(build_contact_set(m, x, cache.for_contacts(m, x), dhat), fresh);
+    contacts += fresh.size();
+    for (int v = 0; v < m.num_vertices(); ++v)
+      if (m.vertex_body[v] == 1) x(v, 2) -= 0.15 * dhat;
+  }
+  CHECK(contacts > 0);
+}
+
 TEST_CASE("pairs left out of the cache that a turned move brings close are found", "[contact][broad_phase]") {
   const double dhat = 1e-3;
   const CollisionMesh m = two_slivers(20 * dhat, 9.5 * dhat);
