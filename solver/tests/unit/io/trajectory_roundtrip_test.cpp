@@ -179,22 +179,14 @@ TEST_CASE("frames written in background batches read back in order", "[io][traje
   // 150 frames: two batches of 64 written in the background while frames are
   // still appended, the rest at finish().
   ScratchDir dir("traj_batches");
-  const std::string path = dir.file("run.h5");
   const TrajectoryHeader h = test::synthetic_header();
-  TrajectoryWriterOptions options;
-  options.flush_seconds = 1e9;
-  options.write_xdmf = false;
-  {
-    TrajectoryWriter w(path, h, options);
-    for (int i = 0; i < 150; ++i) w.append(test::synthetic_frame(h, i));
-    w.finish(TrajectoryStatus::complete);
-  }
+  const std::string path = test::write_complete(dir, "run.h5", 150);
   for (int i : {0, 63, 64, 127, 128, 149}) check_frame_equal(test::synthetic_frame(h, i), read_frame(path, i));
   // Destroyed without finish() while a batch may still be in flight: only
   // the partial file is left, and it closes cleanly.
   const std::string killed = dir.file("killed.h5");
   {
-    TrajectoryWriter w(killed, h, options);
+    TrajectoryWriter w(killed, h);
     for (int i = 0; i < 70; ++i) w.append(test::synthetic_frame(h, i));
   }
   CHECK_FALSE(std::filesystem::exists(killed));
