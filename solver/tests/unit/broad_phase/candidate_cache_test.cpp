@@ -128,13 +128,18 @@ Positions slivers_at(const CollisionMesh& m, double apart, double angle) {
   return turned(x, angle, Vec3::UnitY(), 0.5 * (m.rest.row(0) + m.rest.row(3)).transpose());
 }
 
-/// Contact sets compared as sets (the cache lists its groups one after the other).
-void check_same_contacts(ContactSet a, ContactSet b) {
+/// The contact set at x from the cache's contact candidates is that of a fresh
+/// broad phase, compared as sets (the cache lists its groups one after the
+/// other). Returns its size.
+std::size_t check_contacts(CandidateCache& cache, const CollisionMesh& m, const Positions& x, double dhat) {
+  ContactSet cached = build_contact_set(m, x, cache.for_contacts(m, x), dhat);
+  ContactSet fresh = build_contact_set(m, x, find_candidates(m, x, x, dhat), dhat);
   auto key = [](const Contact& c) { return std::make_tuple(int(c.kind), c.vertices); };
   auto by_key = [&](const Contact& p, const Contact& q) { return key(p) < key(q); };
-  std::sort(a.contacts.begin(), a.contacts.end(), by_key);
-  std::sort(b.contacts.begin(), b.contacts.end(), by_key);
-  CHECK(same_pairs(a, b));
+  std::sort(cached.contacts.begin(), cached.contacts.end(), by_key);
+  std::sort(fresh.contacts.begin(), fresh.contacts.end(), by_key);
+  CHECK(same_pairs(cached, fresh));
+  return fresh.size();
 }
 
 }  // namespace
@@ -199,8 +204,7 @@ TEST_CASE("the pairs between deforming bodies follow them past a rigid body", "[
     for (int v = 0; v < m.num_vertices(); ++v)
       if (m.vertex_body[v] != 2) x1.row(v) = moved.row(v) + Eigen::RowVector3d(0, 3 * dhat, 0);
     check_move(m, x, x1, cache.along(m, x, x1), dhat);
-    check_same_contacts(build_contact_set(m, x1, cache.for_contacts(m, x1), dhat),
-                        build_contact_set(m, x1, find_candidates(m, x1, x1, dhat), dhat));
+    check_contacts(cache, m, x1, dhat);
     x = x1;
   }
   const CandidateLists& lists = cache.along_lists(m, x, x);
@@ -261,9 +265,7 @@ TEST_CASE("cached candidates hold the contacts and CCD pairs of random moves and
     // at x (refiltered or not) and nearby (reused: well within their skin).
     for (const double f : {0.0, 0.02, 0.05}) {
       const Positions xf = x + f * (x1 - x);
-      const ContactSet fresh = build_contact_set(m, xf, find_candidates(m, xf, xf, dhat), dhat);
-      check_same_contacts(build_contact_set(m, xf, cache.for_contacts(m, xf), dhat), fresh);
-      contacts += fresh.size();
+      contacts += check_contacts(cache, m, xf, dhat);
     }
     found += find_candidates(m, x, x, dhat).size();
     check_move(m, x, x1, cache.along(m, x, x1), dhat);
@@ -295,9 +297,7 @@ TEST_CASE("contact candidates asked for alone, at small moves that add up past t
     if (m.vertex_body[v] == 1) x(v, 2) += 2.6 * dhat;
   std::size_t contacts = 0;
   for (int k = 0; k < 18; ++k) {
-    const ContactSet fresh = build_contact_set(m, x, find_candidates(m, x, x, dhat), dhat);
-    check_same_contacts(build_contact_set(m, x, cache.for_contacts(m, x), dhat), fresh);
-    contacts += fresh.size();
+    contacts += check_contacts(cache, m, x, dhat);
     for (int v = 0; v < m.num_vertices(); ++v)
       if (m.vertex_body[v] == 1) x(v, 2) -= 0.15 * dhat;
   }
@@ -378,8 +378,7 @@ TEST_CASE("a body turned whole keeps its cached candidates", "[contact][broad_ph
   for (int k = 0; k < 20; ++k) {
     const Positions x1 = turned(x, 0.03, Vec3(1, -1, 2), Vec3(0.0, 0.001, 0.0));
     check_move(m, x, x1, cache.along(m, x, x1), dhat);
-    check_same_contacts(build_contact_set(m, x1, cache.for_contacts(m, x1), dhat),
-                        build_contact_set(m, x1, find_candidates(m, x1, x1, dhat), dhat));
+    check_contacts(cache, m, x1, dhat);
     x = x1;
   }
   CHECK(cache.rebuilds() == built);
@@ -401,8 +400,7 @@ TEST_CASE("a body carried past the skin keeps its own pairs", "[contact][broad_p
     for (int v = 0; v < m.num_vertices(); ++v)
       if (m.vertex_body[v] == 1) x1(v, 0) += 3 * dhat;
     check_move(m, x, x1, cache.along(m, x, x1), dhat);
-    check_same_contacts(build_contact_set(m, x1, cache.for_contacts(m, x1), dhat),
-                        build_contact_set(m, x1, find_candidates(m, x1, x1, dhat), dhat));
+    check_contacts(cache, m, x1, dhat);
     x = x1;
   }
   // Only the between-body group is rebuilt (once per step, at the contact sets).
@@ -438,8 +436,7 @@ TEST_CASE("a move up to twice the largest skin is one build, which serves its en
   x1.col(0) *= 1.1;
   check_move(m, m.rest, x1, cache.along(m, m.rest, x1), dhat);
   CHECK(cache.rebuilds() == built + 1);
-  check_same_contacts(build_contact_set(m, x1, cache.for_contacts(m, x1), dhat),
-                      build_contact_set(m, x1, find_candidates(m, x1, x1, dhat), dhat));
+  check_contacts(cache, m, x1, dhat);
   CHECK(cache.rebuilds() == built + 1);
 }
 
