@@ -26,7 +26,7 @@ double fits_margin(double distance, double scale, const RigidFit& a, const Rigid
   return 1e-9 * distance + 1e-12 * (scale + moved);
 }
 
-/// Is patch or region `piece` trusted now?
+/// Is patch or region `piece` trusted in `trusted` (one flag per piece)?
 bool trusted_piece(int piece, const std::vector<char>& trusted) {
   return piece >= 0 && std::size_t(piece) < trusted.size() && trusted[std::size_t(piece)];
 }
@@ -34,10 +34,7 @@ bool trusted_piece(int piece, const std::vector<char>& trusted) {
 /// Were the pieces of `own` trusted when the set was found (`then`) trusted
 /// now? Other bodies' pieces leave none of the set's pairs out.
 bool still_trusted(const std::vector<int>& own, const std::vector<char>& then, const std::vector<char>& now) {
-  for (int p : own)
-    if (std::size_t(p) < then.size() && then[std::size_t(p)] && (std::size_t(p) >= now.size() || !now[std::size_t(p)]))
-      return false;
-  return true;
+  return std::none_of(own.begin(), own.end(), [&](int p) { return trusted_piece(p, then) && !trusted_piece(p, now); });
 }
 
 /// The longest rest edge of each primitive (rows of `primitives`) whose
