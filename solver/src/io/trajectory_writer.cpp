@@ -118,6 +118,8 @@ struct TrajectoryWriter::Impl {
   /// simulation goes on: one at a time, so that HDF5 calls never overlap.
   std::future<void> writing;
 
+  /// The number of the first pending frame (frames are numbered from 0).
+  hsize_t first_pending() const { return static_cast<hsize_t>(times.size() - pending.size()); }
   void create_frame_datasets();
   /// Writes `frames`, the frames from number `first` on.
   void write_frames(const std::vector<Frame>& frames, hsize_t first);
@@ -165,7 +167,7 @@ void TrajectoryWriter::Impl::create_frame_datasets() {
                                           {true, true}, {frames_chunk_contact, pairs_chunk});
 }
 
-// Rows [first, first + count) of the contact datasets from the pending frames;
+// Rows [first, first + frames.size()) of the contact datasets from `frames`;
 // pairs seen for the first time get new columns (earlier frames read the fill
 // value 0 there).
 void TrajectoryWriter::Impl::write_contact(const std::vector<Frame>& frames, hsize_t first) {
@@ -240,9 +242,9 @@ void TrajectoryWriter::Impl::write_frames(const std::vector<Frame>& frames, hsiz
 
 void TrajectoryWriter::Impl::write_pending_in_background(bool flush) {
   wait_for_writing();
+  const hsize_t first = first_pending();
   auto frames = std::make_shared<const std::vector<Frame>>(std::move(pending));
   pending.clear();
-  const auto first = static_cast<hsize_t>(times.size() - frames->size());
   writing = std::async(std::launch::async, [this, frames, first, flush] {
     h5::silence_library_errors();  // HDF5 (thread-safe build) keeps an error stack per thread
     try {
@@ -360,7 +362,7 @@ void TrajectoryWriter::finish(TrajectoryStatus status, const std::string& reason
   m.finished = true;  // whatever happens next, the writer is done
   m.wait_for_writing();
   try {
-    m.write_frames(m.pending, static_cast<hsize_t>(m.times.size() - m.pending.size()));
+    m.write_frames(m.pending, m.first_pending());
     h5::write_int_attribute(m.file, "frame_count", static_cast<long long>(m.times.size()), H5T_STD_I64LE);
     h5::write_string_attribute(m.file, "status_reason", reason);
     h5::write_string_attribute(
