@@ -14,6 +14,8 @@
 #include "sweep_task.hpp"
 
 #include "eipc/common.hpp"
+#include "eipc/io/output_path.hpp"
+#include "eipc/scene/scene.hpp"
 
 #include <fmt/core.h>
 
@@ -149,11 +151,11 @@ int sweep(SweepOptions o, const std::optional<SlurmOptions>& slurm) {
   if (o.reference && !o.reference_dt && !fs::is_directory(*o.reference))
     throw InputError("--reference " + *o.reference + ": not a directory");
   const std::vector<SweepRun> runs = plan_sweep(o, self_executable());
-  for (const std::string& dir : {o.out, runs.front().dir}) {
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    if (ec || !fs::is_directory(dir)) throw InputError(dir + ": cannot create the output directory");
-  }
+  // Every embedding name and --set is checked once here, so a typo is exit 2 before any run.
+  for (const std::string& embedding : o.embeddings)
+    load_scene(o.scene, SceneOverrides{o.dts.front(), o.duration, embedding, o.set});
+  prepare_output_directory(o.out, "--out");
+  if (runs.front().dir != o.out) prepare_output_directory(runs.front().dir, "--reference");
   catch_stop_signals();
   if (slurm) {
     std::vector<std::string> names;
@@ -243,12 +245,16 @@ void add_sweep_command(CLI::App& app) {
     if (code != 0) throw CLI::RuntimeError(code);
   });
 
-  // The unit both backends execute; hidden from --help (an empty description).
+  // The unit both backends execute; hidden from eipc --help (an empty group), described in its own.
   auto task_dir = std::make_shared<std::string>();
   auto task_index = std::make_shared<std::size_t>(0);
-  CLI::App* task = app.add_subcommand("sweep-task", "");
-  task->add_option("dir", *task_dir)->required();
-  task->add_option("index", *task_index)->required();
+  CLI::App* task = app.add_subcommand(
+      "sweep-task", "Run and certify one run of a sweep directory's plan (DIR/sweep-plan.json), recording it as "
+                    "`eipc sweep` does; started by the sweep's local pool and by its Slurm array tasks "
+                    "(docs/sweep.md), not meant to be typed");
+  task->group("");
+  task->add_option("dir", *task_dir, "the sweep directory (the --out of `eipc sweep`)")->required();
+  task->add_option("index", *task_index, "the run's index in the plan (0-based)")->required();
   task->callback([task_dir, task_index] {
     const int code = sweep_task(*task_dir, *task_index);
     if (code != 0) throw CLI::RuntimeError(code);
