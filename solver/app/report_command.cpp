@@ -54,10 +54,10 @@ void check_runs_csv(const std::string& dir) {
 }
 
 void check_options(const ReportOptions& o) {
-  if (o.pair.empty()) return;
   const std::size_t comma = o.pair.find(',');
-  if (comma == std::string::npos || comma == 0 || comma + 1 == o.pair.size() ||
-      o.pair.find(',', comma + 1) != std::string::npos || o.pair.substr(0, comma) == o.pair.substr(comma + 1)) {
+  if (!o.pair.empty() &&
+      (comma == std::string::npos || comma == 0 || comma + 1 == o.pair.size() ||
+       o.pair.find(',', comma + 1) != std::string::npos || o.pair.substr(0, comma) == o.pair.substr(comma + 1))) {
     throw InputError("--pair: '" + o.pair + "' is not two different body names 'A,B'");
   }
   if (!o.dt.empty()) {

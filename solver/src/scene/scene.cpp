@@ -196,6 +196,9 @@ Body read_body(const Field& f, const std::filesystem::path& dir, const SceneOver
                         "motion", "prescribed"});
   const std::string name = f.at("name").string();
   const bool kinematic = f.boolean_or("kinematic", false);
+  const std::string ext = std::filesystem::path(f.at("mesh").string()).extension().string();
+  if (ext == ".obj" && !kinematic)
+    f.child("mesh").fail("a surface mesh (.obj) is only allowed for kinematic bodies (set \"kinematic\": true)");
   const std::string mesh_path = existing_file(f.at("mesh"), dir);
 
   std::string embedding = f.has("embedding") ? f.at("embedding").string() : "full";
@@ -208,9 +211,7 @@ Body read_body(const Field& f, const std::filesystem::path& dir, const SceneOver
     f.child("embedding").fail("unknown embedding '" + embedding + "': use \"full\", \"affine\" or a key of 'embeddings'");
 
   Body body;
-  const std::string ext = std::filesystem::path(mesh_path).extension().string();
   if (ext == ".obj") {
-    if (!kinematic) f.child("mesh").fail("a surface mesh (.obj) is only allowed for kinematic bodies (set \"kinematic\": true)");
     SurfaceMesh s = read_surface_mesh(mesh_path);
     Positions x = s.vertices;
     if (f.has("transform")) apply_transform(f.child("transform"), x);
@@ -369,6 +370,8 @@ Scene load_scene(const std::string& path, const SceneOverrides& overrides) {
     const auto detail = what.find("syntax error");
     throw InputError(fmt::format("{}:{}:{}: not valid JSON: {}", path, line, column,
                                  detail == std::string::npos ? what : what.substr(detail)));
+  } catch (const json::exception& e) {  // e.g. a number out of range: no position to name
+    throw InputError(path + ": not valid JSON: " + e.what());
   }
   return scene_from_json(std::move(doc), path, overrides);
 }

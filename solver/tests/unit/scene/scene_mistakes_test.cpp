@@ -134,7 +134,7 @@ TEST_CASE("--set resolves the path form errors print, indices and body names", "
 TEST_CASE("JSON syntax errors name line and column; a missing mesh names its field", "[scene]") {
   SceneDir d;
   CHECK_THAT(d.error_of("{\n  \"format\": \"eipc-scene\",\n  \"version\": 1,,\n}"),
-             Contains("scene.json:3:15: not valid JSON"));
+             Contains("scene.json:3:16: not valid JSON"));  // the second comma
   json doc = cube_scene();
   doc["bodies"][0]["mesh"] = "nothing.msh";
   CHECK_THAT(d.error_of(doc.dump()), Contains("field 'bodies[0].mesh': no such file") && Contains("nothing.msh"));
