@@ -87,7 +87,7 @@ TEST_CASE("unknown scene fields are refused by path, with the likely intended on
   CHECK_THAT(d.error_of(moving.dump()), Contains("field 'bodies[0].motion': moves only kinematic bodies"));
 }
 
-TEST_CASE("--embedding with a name no body lists is refused, not ignored", "[scene]") {
+TEST_CASE("an --embedding name no body lists is refused, not ignored", "[scene]") {
   SceneDir d;
   const std::string text = cube_scene().dump();
   CHECK(d.error_of(text, {std::nullopt, std::nullopt, std::string("coarse")}).empty());
@@ -98,7 +98,7 @@ TEST_CASE("--embedding with a name no body lists is refused, not ignored", "[sce
   CHECK_THAT(d.error_of(text, {std::nullopt, std::nullopt, std::string("affine")}), Contains("--embedding 'affine'"));
 }
 
-TEST_CASE("--set resolves the path form errors print, indices and body names", "[scene]") {
+TEST_CASE("a --set path resolves the form errors print, indices and body names", "[scene]") {
   for (const char* key : {"bodies[0].material.youngs", "bodies.0.material.youngs", "bodies.cube.material.youngs",
                           "bodies[cube].material.youngs"}) {
     json doc = cube_scene();
