@@ -1,45 +1,16 @@
 // What a user mistypes in a scene or on the command line is refused by name
 // (issue 42): unknown fields, --set paths that do not resolve, unknown embedding
 // names, JSON syntax errors, missing mesh files.
-#include "eipc/mesh/write_mesh.hpp"
-#include "eipc/scene/scene.hpp"
-#include "eipc/testing/box_mesh.hpp"
+#include "scene_dir.hpp"
 #include "eipc/util/spelling.hpp"
 
 #include <catch2/catch.hpp>
-#include <filesystem>
-#include <fstream>
-#include <unistd.h>
 
 using namespace eipc;
 using Catch::Matchers::Contains;
 using nlohmann::json;
-namespace fs = std::filesystem;
 
 namespace {
-
-struct SceneDir {
-  fs::path dir = fs::temp_directory_path() / ("eipc_scene_mistakes_" + std::to_string(::getpid()));
-  SceneDir() {
-    fs::create_directories(dir);
-    write_msh((dir / "cube.msh").string(), box_tet_mesh(Vec3(0, 0, 0), Vec3(0.1, 0.1, 0.1), 1, 1, 1));
-  }
-  ~SceneDir() { fs::remove_all(dir); }
-  std::string write(const std::string& text) const {
-    const std::string path = (dir / "scene.json").string();
-    std::ofstream(path) << text;
-    return path;
-  }
-  /// The InputError message of loading `text` ("" if it loads).
-  std::string error_of(const std::string& text, const SceneOverrides& overrides = {}) const {
-    try {
-      load_scene(write(text), overrides);
-    } catch (const InputError& e) {
-      return e.what();
-    }
-    return "";
-  }
-};
 
 json cube_scene() {
   return json::parse(R"({"format": "eipc-scene", "version": 1, "duration": 0.02, "dt": 0.01,
@@ -61,7 +32,7 @@ TEST_CASE("spelling: edit distance and the closest likely name", "[scene][spelli
 }
 
 TEST_CASE("unknown scene fields are refused by path, with the likely intended one", "[scene]") {
-  SceneDir d;
+  test::SceneDir d("scene_mistakes");
   const json good = cube_scene();
   CHECK(d.error_of(good.dump()).empty());
   const struct {
@@ -88,7 +59,7 @@ TEST_CASE("unknown scene fields are refused by path, with the likely intended on
 }
 
 TEST_CASE("an --embedding name no body lists is refused, not ignored", "[scene]") {
-  SceneDir d;
+  test::SceneDir d("scene_mistakes");
   const std::string text = cube_scene().dump();
   CHECK(d.error_of(text, {std::nullopt, std::nullopt, std::string("coarse")}).empty());
   CHECK(d.error_of(text, {std::nullopt, std::nullopt, std::string("full")}).empty());
@@ -126,13 +97,13 @@ TEST_CASE("a --set path resolves the form errors print, indices and body names",
   CHECK_THAT(error_of("contact..kappa=1"), Contains("empty key component"));
   CHECK_THAT(error_of("dt.x=1"), Contains("'x' is inside a non-object value"));
   // A new key that is not a scene field is stored, then refused by the scene's check.
-  SceneDir d;
+  test::SceneDir d("scene_mistakes");
   CHECK_THAT(d.error_of(cube_scene().dump(), {std::nullopt, std::nullopt, std::nullopt, {"contact.kapa=1"}}),
              Contains("field 'contact.kapa': unknown field (did you mean 'kappa'?)"));
 }
 
 TEST_CASE("JSON syntax errors name line and column; a missing mesh names its field", "[scene]") {
-  SceneDir d;
+  test::SceneDir d("scene_mistakes");
   CHECK_THAT(d.error_of("{\n  \"format\": \"eipc-scene\",\n  \"version\": 1,,\n}"),
              Contains("scene.json:3:16: not valid JSON"));  // the second comma
   json doc = cube_scene();
