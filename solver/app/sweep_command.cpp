@@ -112,7 +112,7 @@ std::optional<int> run_on_slurm(const SweepOptions& o, const std::vector<SweepRu
       fmt::print(stderr, "[sweep] skip   {} (finished earlier)\n", display_name(runs[i]));
   }
   if (!submit.empty()) {
-    const std::string job = submit_array(o.out, submit, so, self_executable());
+    const std::string job = submit_array(o.out, submit, so, ArrayTask{"sweep", {self_executable(), "sweep-task"}});
     fmt::print(stderr, "[sweep] submitted job {}: {} tasks (array {}); task output in {}/slurm\n", job, submit.size(),
                array_ranges(submit), o.out);
   }
@@ -122,7 +122,7 @@ std::optional<int> run_on_slurm(const SweepOptions& o, const std::vector<SweepRu
                        "command again (or add --wait) to collect runs.csv\n", o.out);
     return 0;
   }
-  if (const int stopped = wait_for_tasks(o.out)) return stopped;
+  if (const int stopped = wait_for_tasks(o.out, "sweep")) return stopped;
   return std::nullopt;
 }
 
@@ -219,18 +219,9 @@ void add_sweep_command(CLI::App& app) {
   cmd->add_flag("--no-certify", o->no_certify, "do not certify the trajectories");
   cmd->add_flag("--continuous", o->continuous, "certify the motion between frames as well (eipc certify --continuous)");
   cmd->add_option("--status", *status_dir, "show done / running / failed per run of the sweep in DIR, and exit");
-  const std::string cluster = "Slurm cluster";
   cmd->add_flag("--slurm", *use_slurm, "submit the runs as a Slurm job array instead of running them here")
-      ->group(cluster);
-  cmd->add_option("--partition", so->partition, "sbatch --partition")->group(cluster);
-  cmd->add_option("--time", so->time, "time limit per task (sbatch --time, e.g. 30:00)")->group(cluster);
-  cmd->add_option("--mem", so->mem, "memory per task (sbatch --mem, e.g. 2G)")->group(cluster);
-  cmd->add_option("--throttle", so->throttle, "at most N tasks at once (--array=...%N)")
-      ->check(CLI::NonNegativeNumber)
-      ->group(cluster);
-  cmd->add_option("--sbatch-arg", so->sbatch_args, "extra sbatch argument, e.g. --sbatch-arg=--account=X (repeatable)")
-      ->group(cluster);
-  cmd->add_flag("--wait", so->wait, "wait for the tasks, then collect runs.csv")->group(cluster);
+      ->group("Slurm cluster");
+  add_slurm_options(*cmd, *so);
   cmd->callback([o, so, use_slurm, status_dir] {
     int code = 0;
     if (!status_dir->empty()) {
