@@ -12,13 +12,10 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
-#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
 
@@ -193,40 +190,15 @@ int write_table(const Plan& o, const std::vector<fs::path>& sequences) {
   return code;
 }
 
-/// Runs tasks here, --jobs at once, printing a line (or a bar) per finished sequence.
+/// Runs the tasks here, --jobs at once, printing a line (or a bar) per finished sequence.
 /// Returns 0, or 128 + signal if interrupted (the tasks stop and leave no record).
 int run_here(const Plan& plan, const std::vector<std::size_t>& todo, std::size_t jobs) {
-  const std::string exe = self_executable();
   const bool bar = isatty(STDERR_FILENO);
-  std::map<pid_t, std::size_t> running;
-  std::size_t next = 0, done = 0, not_clear = 0;
-  while (next < todo.size() || !running.empty()) {
-    if (stop_signal()) {
-      for (const auto& [pid, i] : running) ::kill(pid, SIGTERM);
-      for (const auto& [pid, i] : running) {
-        int status = 0;
-        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-        }
-      }
-      fmt::print(stderr, "\n[certify] interrupted; finished sequences are kept: run the same command to resume\n");
-      return 128 + stop_signal();
-    }
-    while (running.size() < jobs && next < todo.size()) {
-      const std::size_t i = todo[next++];
-      running.emplace(spawn_child({exe, "certify-task", plan.out, std::to_string(i)}, "", ""), i);
-    }
-    int status = 0;
-    const pid_t pid = ::waitpid(-1, &status, WNOHANG);
-    if (pid == 0 || (pid < 0 && errno == EINTR)) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      continue;
-    }
-    const auto it = running.find(pid);
-    if (pid < 0 || it == running.end()) throw std::runtime_error("certify: lost track of a child process");
-    const SequenceFiles f(plan.sequences[it->second], plan.out);
-    running.erase(it);
+  std::size_t done = 0, not_clear = 0;
+  const auto finished = [&](std::size_t i, int task_code) {
+    const SequenceFiles f(plan.sequences[i], plan.out);
     const json record = read_json_file(f.record);
-    const int code = record.is_object() ? record.value("exit_code", -1) : exit_code_of(status);
+    const int code = record.is_object() ? record.value("exit_code", -1) : task_code;
     ++done;
     if (code != 0) ++not_clear;
     const std::string verdict = code == 0 ? "clear" : code == 1 ? "NOT CLEAR" : code == 2 ? "bad input" : "failed";
@@ -238,9 +210,12 @@ int run_here(const Plan& plan, const std::vector<std::size_t>& todo, std::size_t
       fmt::print(stderr, "[certify] {}/{} {}: {} ({:.2f} s)\n", done, todo.size(), f.name, verdict,
                  record.is_object() ? record.value("seconds", 0.0) : 0.0);
     }
-  }
-  if (bar && !todo.empty()) fmt::print(stderr, "\n");
-  return 0;
+  };
+  const int stopped = run_tasks({self_executable(), "certify-task"}, plan.out, todo, jobs, finished,
+                                [](std::size_t) {});
+  if (bar && done > 0) fmt::print(stderr, "\n");
+  if (stopped) fmt::print(stderr, "[certify] interrupted; finished sequences are kept: run the same command to resume\n");
+  return stopped;
 }
 
 /// Submits the tasks Slurm does not list already. Returns an exit code when there is

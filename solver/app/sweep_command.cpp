@@ -19,14 +19,8 @@
 
 #include <fmt/core.h>
 
-#include <cerrno>
-#include <chrono>
-#include <csignal>
-#include <deque>
 #include <filesystem>
-#include <map>
 #include <optional>
-#include <sys/wait.h>
 #include <thread>
 
 namespace eipc::cli {
@@ -35,65 +29,23 @@ namespace {
 namespace fs = std::filesystem;
 
 /// The local backend: up to --jobs task children at once, each `eipc sweep-task DIR INDEX`
-/// printing its own progress lines on the sweep's stderr.
-class LocalPool {
-public:
-  LocalPool(const SweepOptions& options, const std::vector<SweepRun>& runs)
-      : o_(options), runs_(runs), exe_(self_executable()) {}
-
-  /// Returns 0, or 128 + signal if interrupted (the tasks stopped, see execute_run).
-  int execute() {
-    std::deque<std::size_t> queue;
-    for (std::size_t i = 0; i < runs_.size(); ++i) {
-      if (run_needs(runs_[i], o_).any()) queue.push_back(i);
-      else fmt::print(stderr, "[sweep] skip   {} (finished earlier)\n", display_name(runs_[i]));
-    }
-    const std::size_t total = queue.size();
-    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    const std::size_t jobs = o_.jobs > 0 ? std::size_t(o_.jobs) : cores;
-    std::size_t finished = 0;
-    while (!queue.empty() || !running_.empty()) {
-      if (stop_signal()) return stop_tasks();
-      while (running_.size() < jobs && !queue.empty()) {
-        const std::size_t i = queue.front();
-        queue.pop_front();
-        running_.emplace(spawn_child({exe_, "sweep-task", o_.out, std::to_string(i)}, "", ""), i);
-      }
-      // Polling (20 per second) rather than blocking: a signal arriving just before a
-      // blocking wait would leave the tasks running on, unaware of it.
-      int status = 0;
-      const pid_t pid = ::waitpid(-1, &status, WNOHANG);
-      if (pid == 0 || (pid < 0 && errno == EINTR)) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        continue;
-      }
-      if (pid < 0 || running_.erase(pid) == 0) throw std::runtime_error("sweep: lost track of a child process");
-      fmt::print(stderr, "[sweep] {} of {} tasks finished, {} running\n", ++finished, total, running_.size());
-    }
-    return stop_signal() ? stop_tasks() : 0;
+/// printing its own progress lines on the sweep's stderr. Returns 0, or 128 + signal if
+/// interrupted (the tasks stopped, see execute_run).
+int run_here(const SweepOptions& o, const std::vector<SweepRun>& runs) {
+  std::vector<std::size_t> todo;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    if (run_needs(runs[i], o).any()) todo.push_back(i);
+    else fmt::print(stderr, "[sweep] skip   {} (finished earlier)\n", display_name(runs[i]));
   }
-
-private:
-  /// Passes the stop on to the tasks and waits for them: each lets its child finish the
-  /// current step and records the run as incomplete.
-  int stop_tasks() {
-    for (const auto& [pid, index] : running_) ::kill(pid, SIGTERM);
-    for (const auto& [pid, index] : running_) {
-      int status = 0;
-      while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-      }
-      fmt::print(stderr, "[sweep] stopped {}\n", display_name(runs_[index]));
-    }
-    running_.clear();
-    fmt::print(stderr, "[sweep] interrupted; finished runs are kept: run the same command to resume\n");
-    return 128 + stop_signal();
-  }
-
-  const SweepOptions& o_;
-  const std::vector<SweepRun>& runs_;
-  std::string exe_;
-  std::map<pid_t, std::size_t> running_;
-};
+  const std::size_t jobs = o.jobs > 0 ? std::size_t(o.jobs) : std::max(1u, std::thread::hardware_concurrency());
+  std::size_t finished = 0;
+  const int stopped = run_tasks(
+      {self_executable(), "sweep-task"}, o.out, todo, jobs,
+      [&](std::size_t, int) { fmt::print(stderr, "[sweep] {} of {} tasks finished\n", ++finished, todo.size()); },
+      [&](std::size_t i) { fmt::print(stderr, "[sweep] stopped {}\n", display_name(runs[i])); });
+  if (stopped) fmt::print(stderr, "[sweep] interrupted; finished runs are kept: run the same command to resume\n");
+  return stopped;
+}
 
 /// The Slurm backend: submits the runs that need work and are not queued already.
 /// Returns an exit code when done (nothing left to collect, or interrupted), nullopt
@@ -168,7 +120,7 @@ int sweep(SweepOptions o, const std::optional<SlurmOptions>& slurm) {
   write_plan_file(o, runs);
   if (slurm) {
     if (const std::optional<int> code = run_on_slurm(o, runs, *slurm)) return *code;
-  } else if (const int stopped = LocalPool(o, runs).execute()) {
+  } else if (const int stopped = run_here(o, runs)) {
     return stopped;
   }
   write_runs_csv(o.out, collect_runs(o.out, o.reference));
