@@ -1,8 +1,9 @@
-// eipc certify FILE.h5 | DIR: exact intersection certification of trajectories.
+// eipc certify FILE.h5 | FRAME | SERIES.pvd | DIR: exact intersection certification of trajectories and datasets.
 #include "commands.hpp"
 #include "eipc/certify/certify.hpp"
 
 #include <iostream>
+#include <map>
 
 namespace eipc::cli {
 
@@ -12,8 +13,16 @@ void add_certify_command(CLI::App& app) {
   auto ground = std::make_shared<std::optional<double>>();
   CLI::App* cmd = app.add_subcommand("certify", "Exact (CGAL) intersection check of every stored frame; "
                                                 "exit 0 all clear, 1 an intersection, 2 bad input");
-  cmd->add_option("input", *path, "trajectory (.h5), OBJ file or directory of OBJ frames (see docs/certify.md)")
+  cmd->add_option("input", *path,
+                  "trajectory (.h5), frame file (.obj .ply .stl .vtk .vtu .vtp), ParaView series (.pvd) or "
+                  "directory of frames (see docs/certify.md, Inputs)")
       ->required();
+  cmd->add_option("--bodies", opts->bodies,
+                  "datasets: 'objects' (OBJ objects/groups, a folder per body, .pvd parts; default) or "
+                  "'components' (each split into its connected components)")
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, certify::BodyRule>{{"objects", certify::BodyRule::objects},
+                                                   {"components", certify::BodyRule::components}}));
   cmd->add_flag("--json", opts->json, "machine-readable report");
   cmd->add_flag("--continuous", opts->continuous, "also check the straight-line motion between consecutive frames");
   cmd->add_option("--ground", *ground, "ground plane height (overrides the trajectory's)");
