@@ -8,6 +8,15 @@
 #include <tbb/parallel_for.h>
 
 namespace eipc::certify {
+namespace {
+
+Box3 triangle_box(const TriangleRef& t) {
+  Box3 box;
+  for (const Vec3& p : t.p) box.extend(p);
+  return box;
+}
+
+}  // namespace
 
 FrameCheck check_frame(const std::vector<BodyState>& bodies, std::optional<double> ground_height,
                        int max_examples) {
@@ -43,12 +52,12 @@ FrameCheck check_frame(const std::vector<BodyState>& bodies, std::optional<doubl
         }
 
   // Triangle pairs: exact closed boxes, then exact adjacency-aware tests.
-  std::vector<Box3> boxes(n);
-  for (int g = 0; g < n; ++g)
-    if (!degenerate[g]) {
-      const TriangleRef t = tris.ref(bodies, g);
-      for (const Vec3& p : t.p) boxes[g].extend(p);
-    }
+  std::vector<Box3> boxes(n), body_box(bodies.size());
+  for (int g = 0; g < n; ++g) {
+    const TriangleRef t = tris.ref(bodies, g);
+    for (const Vec3& p : t.p) body_box[tris.body[g]].extend(p);
+    if (!degenerate[g]) boxes[g] = triangle_box(t);
+  }
   const auto pairs = overlapping_box_pairs(boxes);
   out.candidate_pairs = pairs.size();
   std::vector<char> hit(pairs.size(), 0);
@@ -71,7 +80,9 @@ FrameCheck check_frame(const std::vector<BodyState>& bodies, std::optional<doubl
     const int v = (*bodies[a].faces)(0, 0);
     const Vec3 p = bodies[a].x->row(v).transpose();
     for (std::size_t b = 0; b < bodies.size(); ++b) {
-      if (a == b || !bodies[b].closed) continue;
+      // Outside b's closed box is outside b (exact comparisons): skips the ray test
+      // for all but nearby bodies, which matters with many bodies (--bodies components).
+      if (a == b || !bodies[b].closed || !body_box[b].overlaps({p, p})) continue;
       const PointSide side = side_of_closed_surface(p, *bodies[b].x, *bodies[b].faces);
       if (side == PointSide::outside) continue;
       ++out.containment;
