@@ -82,7 +82,16 @@ void expect(TextFile& f, std::string_view word) {
 
 void read_ascii(TextFile& f, CornerJoiner& join, std::vector<std::array<int, 3>>& triangles) {
   std::string_view line;
-  if (f.next_token("solid") != "solid") f.fail("not an STL file (neither binary nor starting with 'solid')");
+  const std::string_view all = f.rest();
+  if (f.at_end() || f.next_token("solid") != "solid") {
+    std::string as_binary;
+    if (all.size() >= 84)
+      as_binary = "; as binary it would need 84 + 50 x " +
+                  std::to_string(ByteReader(f.path(), all.substr(80, 4), false, 80).read<std::uint32_t>("count")) +
+                  " bytes (the header's triangle count)";
+    f.fail_file("not an STL file: no ASCII 'solid', and not a binary STL of " + std::to_string(all.size()) + " bytes" +
+                as_binary);
+  }
   f.next_raw_line(line);  // the solid's name
   while (!f.at_end()) {
     const std::string_view word = f.next_token("facet or endsolid");

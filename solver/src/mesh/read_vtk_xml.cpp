@@ -297,29 +297,32 @@ SurfaceMesh read_vtk_xml(const std::string& path) {
   XmlFile file(path);
   const Layout l = file.layout();
   mesh_detail::VtkCells cells;
-  long long total_points = 0;
-  for (const PieceRef& p : l.pieces) total_points += p.points;
-  cells.points.resize(total_points, 3);
-  long long first_point = 0;
+  std::vector<std::vector<double>> piece_points;  // checked before anything is sized by the counts
   for (const PieceRef& p : l.pieces) {
-    std::map<std::string, std::vector<double>> cell_arrays;  // "<section>/<name>"
-    bool has_points = false;
-    for (const ArrayRef& a : p.arrays) {
+    piece_points.emplace_back();
+    for (const ArrayRef& a : p.arrays)
       if (a.section == "Points") {
-        const std::vector<double> x = file.values(l, a);
+        std::vector<double> x = file.values(l, a);
         if (a.components != 3 || static_cast<long long>(x.size()) != 3 * p.points)
           file.fail_at(a, "Points hold " + std::to_string(x.size()) + " values in " + std::to_string(a.components) +
                               " components, expected 3 x " + std::to_string(p.points));
-        for (long long i = 0; i < 3 * p.points; ++i) {
-          if (!std::isfinite(x[i])) file.fail_at(a, "point " + std::to_string(first_point + i / 3) + " has a non-finite coordinate");
-          cells.points(first_point + i / 3, i % 3) = x[i];
-        }
-        has_points = true;
-      } else if (a.section == "Cells" || a.section == "Polys" || a.section == "Strips") {
-        cell_arrays[a.section + "/" + a.name] = file.values(l, a);
+        for (std::size_t i = 0; i < x.size(); ++i)
+          if (!std::isfinite(x[i])) file.fail_at(a, "point " + std::to_string(i / 3) + " of a Piece has a non-finite coordinate");
+        piece_points.back() = std::move(x);
       }
-    }
-    if (!has_points && p.points > 0) file.fail("a Piece has no Points");
+    if (static_cast<long long>(piece_points.back().size()) != 3 * p.points) file.fail("a Piece has no Points");
+  }
+  long long total_points = 0;
+  for (const auto& x : piece_points) total_points += static_cast<long long>(x.size()) / 3;
+  cells.points.resize(total_points, 3);
+  long long first_point = 0;
+  for (std::size_t k = 0; k < l.pieces.size(); ++k) {
+    const PieceRef& p = l.pieces[k];
+    for (long long i = 0; i < 3 * p.points; ++i) cells.points(first_point + i / 3, i % 3) = piece_points[k][i];
+    std::map<std::string, std::vector<double>> cell_arrays;  // "<section>/<name>"
+    for (const ArrayRef& a : p.arrays)
+      if (a.section == "Cells" || a.section == "Polys" || a.section == "Strips")
+        cell_arrays[a.section + "/" + a.name] = file.values(l, a);
     for (const char* section : {"Cells", "Polys", "Strips"}) {
       const std::string s = section;
       if (!cell_arrays.count(s + "/connectivity") && !cell_arrays.count(s + "/offsets")) continue;

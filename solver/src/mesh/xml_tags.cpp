@@ -7,8 +7,8 @@
 namespace eipc::mesh_detail {
 namespace {
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
-bool is_name_char(char c) { return !is_space(c) && c != '=' && c != '>' && c != '/' && c != '<' && c != '"' && c != '\''; }
+bool is_xml_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+bool is_name_char(char c) { return !is_xml_space(c) && c != '=' && c != '>' && c != '/' && c != '<' && c != '"' && c != '\''; }
 
 /// The five predefined entities; others are kept as written.
 std::string unescape(std::string_view s) {
@@ -80,7 +80,7 @@ bool XmlTags::next(XmlTag& tag) {
   tag.name = std::string(text_.substr(name_start, i - name_start));
   if (tag.name.empty()) fail("malformed tag");
   while (true) {
-    while (i < text_.size() && is_space(text_[i])) ++i;
+    while (i < text_.size() && is_xml_space(text_[i])) ++i;
     if (i >= text_.size()) fail("unterminated tag <" + tag.name + ">");
     if (text_[i] == '>') {
       ++i;
@@ -94,10 +94,10 @@ bool XmlTags::next(XmlTag& tag) {
     const std::size_t key_start = i;
     while (i < text_.size() && is_name_char(text_[i])) ++i;
     const std::string key(text_.substr(key_start, i - key_start));
-    while (i < text_.size() && is_space(text_[i])) ++i;
+    while (i < text_.size() && is_xml_space(text_[i])) ++i;
     if (key.empty() || i >= text_.size() || text_[i] != '=') fail("malformed attribute in <" + tag.name + ">");
     ++i;
-    while (i < text_.size() && is_space(text_[i])) ++i;
+    while (i < text_.size() && is_xml_space(text_[i])) ++i;
     if (i >= text_.size() || (text_[i] != '"' && text_[i] != '\'')) fail("attribute " + key + " needs a quoted value");
     const char quote = text_[i++];
     const std::size_t close = text_.find(quote, i);
