@@ -11,11 +11,13 @@ using namespace eipc::certify;
 
 namespace {
 
+bool is_empty(const Box3& b) { return (b.lo.array() > b.hi.array()).any(); }
+
 std::vector<std::pair<int, int>> brute_force(const std::vector<Box3>& boxes) {
   std::vector<std::pair<int, int>> out;
   for (int i = 0; i < static_cast<int>(boxes.size()); ++i)
     for (int j = i + 1; j < static_cast<int>(boxes.size()); ++j)
-      if (boxes[i].overlaps(boxes[j])) out.emplace_back(i, j);
+      if (!is_empty(boxes[i]) && !is_empty(boxes[j]) && boxes[i].overlaps(boxes[j])) out.emplace_back(i, j);
   return out;
 }
 
