@@ -117,7 +117,11 @@ Trajectory read_eipc_trajectory(const std::string& path) {
 }  // namespace
 
 CertifyReport certify_input(const std::string& path, const CertifyOptions& options) {
-  if (!is_dataset_input(path)) return certify_trajectory(read_eipc_trajectory(path), options, path);
+  if (!is_dataset_input(path)) {
+    if (options.bodies != BodyRule::objects)
+      throw InputError(path + ": --bodies applies to datasets; an eipc trajectory's bodies are its own");
+    return certify_trajectory(read_eipc_trajectory(path), options, path);
+  }
   const DatasetInput input = read_dataset(path, options.bodies);
   CertifyReport report = certify_trajectory(input.trajectory, options, path);
   report.has_times = input.has_times;

@@ -114,6 +114,12 @@ FrameSequence list_frame_sequence(const std::string& path) {
     seq.files = {{path}};
     return seq;
   }
+  std::vector<fs::path> series;  // a directory holding one .pvd is that series (ParaView's export)
+  for (const auto& e : fs::directory_iterator(p))
+    if (e.is_regular_file() && mesh_detail::extension_of(e.path().string()) == ".pvd") series.push_back(e.path());
+  if (series.size() == 1) return from_pvd(series[0]);
+  if (series.size() > 1)
+    throw InputError(path + ": holds " + std::to_string(series.size()) + " .pvd series; name the one to read");
   FrameSequence seq;
   seq.name = p.filename().empty() ? p.parent_path().filename().string() : p.filename().string();
   if (const auto files = frame_files_in(p); !files.empty()) {

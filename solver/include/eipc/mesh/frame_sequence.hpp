@@ -25,6 +25,7 @@ struct FrameSequence {
 /// - a frame file (.obj .ply .stl .vtk .vtu .vtp): one frame;
 /// - a ParaView .pvd collection: its DataSets by timestep (times kept), several
 ///   parts of one timestep are the frame's parts;
+/// - a directory holding one .pvd: that series (several: an error);
 /// - a directory of frame files (one format): one frame per file;
 /// - a directory of directories of frame files: a folder per body, each with one
 ///   file per frame (all must hold the same number).

@@ -195,6 +195,13 @@ TEST_CASE("nothing is cleared that was not checked: exit 2 naming the file and p
     CHECK(err.find("cut.ply") != std::string::npos);
     CHECK(err.find("truncated") != std::string::npos);
   }
+  SECTION("--bodies is for datasets") {
+    CertifyOptions opt;
+    opt.bodies = BodyRule::components;
+    std::ostringstream o, e;
+    CHECK(certify_command((dir.path / "run.h5").string(), opt, o, e) == 2);
+    CHECK(e.str().find("--bodies applies to datasets") != std::string::npos);
+  }
   SECTION("a trajectory without triangles") {
     Trajectory tr;
     tr.header.bodies.push_back({"empty", "full", false, Positions(0, 3), Tris(0, 3), {}, std::nullopt});

@@ -196,8 +196,10 @@ TEST_CASE("frame sequences: natural order, one format per directory, .pvd times"
   REQUIRE(series.times);
   CHECK(*series.times == std::vector<double>{0.5, 1.5});
   CHECK(series.files[1][0] == dir + "/f2.obj");
+  CHECK(list_frame_sequence(dir).times);  // a directory holding one .pvd is that series
   CHECK_THROWS_WITH(read_pvd(write_file(dir, "bad.pvd", "<VTKFile type=\"Collection\">\n<DataSet timestep=\"x\" file=\"a\"/>")),
                     Catch::Contains("bad.pvd:2: bad timestep 'x'"));
+  CHECK_THROWS_WITH(list_frame_sequence(dir), Catch::Contains("holds 2 .pvd series"));
 }
 
 TEST_CASE("surface components are ordered by their first vertex", "[mesh][frames]") {
