@@ -188,7 +188,11 @@ VtkCells read_legacy(const std::string& path) {
       const std::vector<double> types = numbers.read(n, "int", "CELL_TYPES");
       if (types.size() != cells.size())
         f.fail("CELL_TYPES lists " + std::to_string(types.size()) + " cells, CELLS has " + std::to_string(cells.size()));
-      for (std::size_t c = 0; c < types.size(); ++c) cells.types[c] = static_cast<int>(to_index(f, types[c], "cell type"));
+      for (std::size_t c = 0; c < types.size(); ++c) {
+        const long long type = to_index(f, types[c], "cell type");
+        if (type < 0 || type > 255) f.fail("cell " + std::to_string(c) + " has no valid type (" + std::to_string(type) + ")");
+        cells.types[c] = static_cast<int>(type);
+      }
       has_types = true;
     } else if (polydata && polydata_cell_type(key) != 0) {
       read_cells(f, numbers, binary, polydata_cell_type(key), cells);

@@ -342,6 +342,8 @@ SurfaceMesh read_vtk_xml(const std::string& path) {
             file.fail(s + ": cell " + std::to_string(c) + " refers to point " + std::to_string(conn[i]) + ", out of range");
           corners.push_back(first_point + static_cast<long long>(conn[i]));
         }
+        if (types && !((*types)[c] >= 0 && (*types)[c] <= 255))  // VTK cell types are bytes
+          file.fail(s + ": cell " + std::to_string(c) + " has no valid type (" + std::to_string((*types)[c]) + ")");
         const int type = types ? static_cast<int>((*types)[c])
                                : s == "Polys" ? mesh_detail::kVtkPolygon : mesh_detail::kVtkTriangleStrip;
         cells.add_cell(type, corners.data(), corners.size(), 0);
