@@ -4,6 +4,7 @@
 // appended raw and base64, zlib) and a ParaView .pvd series. Each must find the planted
 // intersection in frame 1 and only there, as one body and split into components.
 #include "eipc/certify/certify.hpp"
+#include "eipc/mesh/surface_file.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -82,6 +83,26 @@ TEST_CASE("datasets written by other tools: every format finds the planted inter
       CHECK(split["notes"][0].get<std::string>().find("72 corners joined into 16 vertices") != std::string::npos);
     }
   }
+}
+
+TEST_CASE("datasets written by other tools: coordinates exactly as stored", "[certify][inputs]") {
+  if (fixtures().empty()) {
+    WARN("EIPC_TEST_SKIPPED: /usr/bin/python3 lacks VTK (python3-paraview or python3-vtk9; ci/setup-deps)");
+    return;
+  }
+  // Cube B's first corner is at x = 2.1 in frame 0: a float file holds 2.1f, which
+  // widens exactly to 2.0999999046325684; a double file holds the double 2.1.
+  auto x8 = [](const fs::path& p) { return read_surface_file(p.string()).surfaces.at(0).mesh.vertices(8, 0); };
+  const double as_float = static_cast<double>(2.1f);
+  CHECK(x8(fixtures() / "ply_le_float" / "frame0.ply") == as_float);
+  CHECK(x8(fixtures() / "ply_be_double" / "frame0.ply") == 2.1);
+  CHECK(x8(fixtures() / "ply_ascii" / "frame0.ply") == 2.1);
+  CHECK(x8(fixtures() / "stl_binary" / "frame0.stl") == as_float);
+  CHECK(x8(fixtures() / "vtk_tets_binary" / "frame0.vtk") == as_float);
+  CHECK(x8(fixtures() / "vtu_binary_zlib_be" / "frame0.vtu") == as_float);
+  CHECK(x8(fixtures() / "vtu_ascii" / "frame0.vtu") == as_float);
+  CHECK(x8(fixtures() / "vtp_raw" / "frame0.vtp") == 2.1);
+  CHECK(x8(fixtures() / "vtk_polydata_binary" / "frame0.vtk") == 2.1);
 }
 
 TEST_CASE("a ParaView series: its times are the frames' times", "[certify][inputs]") {
