@@ -247,10 +247,8 @@ private:
 
     template <typename Fail>
     std::string take(std::size_t n, Fail fail) {
-      while (pending.size() < n) {
-        const int got = quad(fail);
-        if (got < 0) fail("base64 data end early");
-      }
+      while (pending.size() < n)
+        if (quad(fail) < 0) fail("base64 data end early");
       std::string out = pending.substr(0, n);
       pending.erase(0, n);
       return out;
@@ -264,7 +262,10 @@ private:
     int quad(Fail fail) {
       int vals[4], n = 0, pad = 0;
       while (n < 4) {
-        if (pos >= text.size() || text[pos] == '<') return n == 0 ? -1 : (fail("truncated base64 data"), -1);
+        if (pos >= text.size() || text[pos] == '<') {
+          if (n > 0) fail("truncated base64 data");
+          return -1;
+        }
         const char c = text[pos++];
         if (std::isspace(static_cast<unsigned char>(c))) continue;
         int v = -1;
@@ -273,7 +274,10 @@ private:
         else if (c >= '0' && c <= '9') v = c - '0' + 52;
         else if (c == '+') v = 62;
         else if (c == '/') v = 63;
-        else if (c == '=' && n >= 2) v = 0, ++pad;
+        else if (c == '=' && n >= 2) {
+          v = 0;
+          ++pad;
+        }
         else fail(std::string("bad base64 character '") + c + "'");
         if (pad > 0 && c != '=') fail("bad base64 padding");
         vals[n++] = v;

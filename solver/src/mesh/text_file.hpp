@@ -39,7 +39,11 @@ public:
     int line, next_line;
   };
   Mark mark() const { return {pos_, line_, next_line_}; }
-  void go_back(const Mark& m) { pos_ = m.pos, line_ = m.line, next_line_ = m.next_line; }
+  void go_back(const Mark& m) {
+    pos_ = m.pos;
+    line_ = m.line;
+    next_line_ = m.next_line;
+  }
   /// Binary data after the current line: moves to the next line, returns the next
   /// `n` bytes and moves past them (throws "truncated" naming `what`).
   std::string_view next_bytes(std::size_t n, const char* what);
