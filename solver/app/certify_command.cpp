@@ -22,7 +22,8 @@ void add_certify_command(CLI::App& app) {
                   "'components' (each split into its connected components)")
       ->transform(CLI::CheckedTransformer(
           std::map<std::string, certify::BodyRule>{{"objects", certify::BodyRule::objects},
-                                                   {"components", certify::BodyRule::components}}));
+                                                   {"components", certify::BodyRule::components}}))
+      ->option_text("objects|components");
   cmd->add_flag("--json", opts->json, "machine-readable report");
   cmd->add_flag("--continuous", opts->continuous, "also check the straight-line motion between consecutive frames");
   cmd->add_option("--ground", *ground, "ground plane height (overrides the trajectory's)");
