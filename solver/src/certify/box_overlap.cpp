@@ -86,8 +86,10 @@ std::vector<std::pair<int, int>> overlapping_box_pairs(const std::vector<Box3>& 
       for (long j = lo[1]; j <= hi[1]; ++j)
         for (long i = lo[0]; i <= hi[0]; ++i) f(grid.index(i, j, k));
   };
+  std::vector<std::array<long, 3>> lo_cell(boxes.size());  // computed once: compared per candidate below
   for (int b : valid) {
     const auto lo = grid.lo_cell(boxes[b]), hi = grid.hi_cell(boxes[b]);
+    lo_cell[b] = lo;
     if ((hi[0] - lo[0] + 1) * (hi[1] - lo[1] + 1) * (hi[2] - lo[2] + 1) > kMaxCellsPerBox) {
       is_large[b] = 1;
       large.push_back(b);
@@ -112,12 +114,12 @@ std::vector<std::pair<int, int>> overlapping_box_pairs(const std::vector<Box3>& 
         if (b > a && boxes[a].overlaps(boxes[b])) out.push_back(b);
       return;
     }
-    const auto alo = grid.lo_cell(boxes[a]);
+    const auto& alo = lo_cell[a];
     for_cells(boxes[a], [&](long c) {
       for (int m = start[c]; m < start[c + 1]; ++m) {
         const int b = members[m];
         if (b <= a || !boxes[a].overlaps(boxes[b])) continue;
-        const auto blo = grid.lo_cell(boxes[b]);  // the overlap's lower corner is in this cell only
+        const auto& blo = lo_cell[b];  // the overlap's lower corner is in this cell only
         if (grid.index(std::max(alo[0], blo[0]), std::max(alo[1], blo[1]), std::max(alo[2], blo[2])) == c)
           out.push_back(b);
       }
