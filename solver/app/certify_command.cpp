@@ -1,5 +1,5 @@
-// eipc certify FILE.h5 | DIR: exact intersection certification of trajectories;
-// with --dataset, of every sequence of a dataset (certify_dataset.hpp).
+// eipc certify FILE.h5 | FRAME | SERIES.pvd | DIR: exact intersection certification of
+// trajectories and datasets; with --dataset, of every sequence of a dataset (certify_dataset.hpp).
 #include "certify_dataset.hpp"
 #include "commands.hpp"
 #include "eipc/certify/certify.hpp"
@@ -7,6 +7,7 @@
 #include <fmt/core.h>
 
 #include <iostream>
+#include <map>
 
 namespace eipc::cli {
 
@@ -35,6 +36,7 @@ int run_certify(CertifyCommand& c) {
   d.root = c.input;
   if (c.options.continuous) d.certify_arguments.push_back("--continuous");
   if (c.options.no_ground) d.certify_arguments.push_back("--no-ground");
+  if (c.options.bodies == certify::BodyRule::components) d.certify_arguments.insert(d.certify_arguments.end(), {"--bodies", "components"});
   if (c.ground) d.certify_arguments.insert(d.certify_arguments.end(), {"--ground", fmt::format("{}", *c.ground)});
   if (c.slurm) d.slurm = c.slurm_options;
   return certify_dataset(d);
@@ -46,7 +48,16 @@ void add_certify_command(CLI::App& app) {
   auto c = std::make_shared<CertifyCommand>();
   CLI::App* cmd = app.add_subcommand("certify", "Exact (CGAL) intersection check of every stored frame; "
                                                 "exit 0 all clear, 1 an intersection, 2 bad input");
-  cmd->add_option("input", c->input, "trajectory (.h5), OBJ file or directory of OBJ frames (see docs/certify.md)");
+  cmd->add_option("input", c->input,
+                  "trajectory (.h5), frame file (.obj .ply .stl .vtk .vtu .vtp), ParaView series (.pvd), "
+                  "directory of frames (see docs/certify.md, Inputs), or with --dataset a dataset");
+  cmd->add_option("--bodies", c->options.bodies,
+                  "datasets: 'objects' (OBJ objects/groups, a folder per body, .pvd parts; default) or "
+                  "'components' (each split into its connected components)")
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, certify::BodyRule>{{"objects", certify::BodyRule::objects},
+                                                   {"components", certify::BodyRule::components}}))
+      ->option_text("objects|components");
   cmd->add_flag("--json", c->options.json, "machine-readable report");
   cmd->add_flag("--continuous", c->options.continuous, "also check the straight-line motion between consecutive frames");
   cmd->add_option("--ground", c->ground, "ground plane height (overrides the trajectory's)");

@@ -4,7 +4,8 @@
 #include "stop_signal.hpp"
 #include "sweep_records.hpp"
 
-#include "eipc/certify/obj_frames.hpp"
+#include "eipc/mesh/frame_sequence.hpp"
+#include "eipc/mesh/surface_file.hpp"
 #include "eipc/common.hpp"
 #include "eipc/io/output_path.hpp"
 
@@ -30,9 +31,8 @@ bool is_sequence(const fs::directory_entry& e) {
   const std::string name = e.path().filename().string();
   if (name.empty() || name[0] == '.') return false;
   if (e.is_directory()) return true;
-  static const char* const kExtensions[] = {".h5", ".pvd", ".obj", ".ply", ".stl", ".vtk", ".vtu", ".vtp"};
   const std::string ext = e.path().extension().string();
-  return e.is_regular_file() && std::find(std::begin(kExtensions), std::end(kExtensions), ext) != std::end(kExtensions);
+  return e.is_regular_file() && (ext == ".h5" || ext == ".pvd" || is_surface_frame_extension(ext));
 }
 
 std::vector<fs::path> find_sequences(const DatasetOptions& o) {
@@ -44,7 +44,7 @@ std::vector<fs::path> find_sequences(const DatasetOptions& o) {
   for (const auto& e : fs::directory_iterator(o.root))
     if (is_sequence(e) && fs::weakly_canonical(e.path()) != out) found.push_back(e.path());
   std::sort(found.begin(), found.end(), [](const fs::path& a, const fs::path& b) {
-    return certify::natural_less(a.filename().string(), b.filename().string());
+    return natural_less(a.filename().string(), b.filename().string());
   });
   if (found.empty())
     throw InputError(o.root + ": no sequence found (sub-directories, or .h5, .pvd, .obj, .ply, .stl, .vtk, .vtu, .vtp files)");

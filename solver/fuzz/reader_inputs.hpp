@@ -9,8 +9,12 @@
 #include "eipc/testing/box_mesh.hpp"
 #include "eipc/mesh/read_msh.hpp"
 #include "eipc/mesh/read_obj.hpp"
+#include "eipc/mesh/read_ply.hpp"
+#include "eipc/mesh/read_pvd.hpp"
+#include "eipc/mesh/read_stl.hpp"
 #include "eipc/mesh/read_tetgen.hpp"
 #include "eipc/mesh/read_vtk.hpp"
+#include "eipc/mesh/read_vtk_xml.hpp"
 #include "eipc/mesh/surface.hpp"
 #include "eipc/mesh/validate.hpp"
 #include "eipc/mesh/write_mesh.hpp"
@@ -45,14 +49,32 @@ inline void feed_msh(const std::uint8_t* data, std::size_t size) {
   with_input_file("input.msh", data, size, [](const std::string& p) { check_like_scene_loader(read_msh(p), p); });
 }
 
-/// Legacy VTK, then the scene loader's checks.
+/// Legacy VTK: as a frame's surface, then as a tet mesh with the scene loader's checks.
 inline void feed_vtk(const std::uint8_t* data, std::size_t size) {
+  with_input_file("input.vtk", data, size, [](const std::string& p) { read_vtk_surface(p); });
   with_input_file("input.vtk", data, size, [](const std::string& p) { check_like_scene_loader(read_vtk(p), p); });
 }
 
-/// Wavefront OBJ.
+/// Wavefront OBJ, whole and split into its objects.
 inline void feed_obj(const std::uint8_t* data, std::size_t size) {
   with_input_file("input.obj", data, size, [](const std::string& p) { read_obj(p); });
+  with_input_file("input.obj", data, size, [](const std::string& p) { read_obj_surfaces(p); });
+}
+
+/// Stanford PLY.
+inline void feed_ply(const std::uint8_t* data, std::size_t size) {
+  with_input_file("input.ply", data, size, [](const std::string& p) { read_ply(p); });
+}
+
+/// STL (binary when the size says so, else ASCII).
+inline void feed_stl(const std::uint8_t* data, std::size_t size) {
+  with_input_file("input.stl", data, size, [](const std::string& p) { read_stl(p); });
+}
+
+/// VTK XML (.vtu and .vtp share one reader), and the same bytes as a ParaView .pvd.
+inline void feed_vtk_xml(const std::uint8_t* data, std::size_t size) {
+  with_input_file("input.vtu", data, size, [](const std::string& p) { read_vtk_xml(p); });
+  with_input_file("input.pvd", data, size, [](const std::string& p) { read_pvd(p); });
 }
 
 /// TetGen: the .node text, a line "@ele", then the .ele text (no such line: empty .ele).

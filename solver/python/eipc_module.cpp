@@ -291,7 +291,7 @@ py::dict certify_file(const std::string& path, bool continuous, int threads) {
   certify::CertifyReport report;
   {
     py::gil_scoped_release release;
-    report = certify::certify_trajectory(certify::load_certify_input(path), options, path);
+    report = certify::certify_input(path, options);
   }
   std::ostringstream json;
   certify::print_report_json(report, json);

@@ -1,13 +1,16 @@
 #include "eipc/certify/certify.hpp"
 
 #include "eipc/certify/exact_tests.hpp"
-#include "eipc/certify/obj_frames.hpp"
+#include "eipc/certify/dataset_input.hpp"
+#include "eipc/certify/file_indices.hpp"
+#include "eipc/mesh/surface_file.hpp"
 #include "eipc/io/trajectory_file.hpp"
 #include "eipc/util/parallel.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <cctype>
 #include <filesystem>
 
 namespace eipc::certify {
@@ -65,6 +68,12 @@ CertifyReport certify_trajectory(const Trajectory& trajectory, const CertifyOpti
     return s;
   };
 
+  // Nothing is cleared that was not checked: no frame, or a frame without a triangle, is bad input.
+  if (trajectory.frames.empty()) throw InputError(report.source + ": no frames to certify");
+  std::size_t triangles = 0;
+  for (const auto& b : bodies) triangles += static_cast<std::size_t>(b.surface.rows());
+  if (triangles == 0) throw InputError(report.source + ": no triangles to certify (no body has a surface)");
+
   for (std::size_t k = 0; k < trajectory.frames.size(); ++k) {
     const Frame& f = trajectory.frames[k];
     const std::vector<BodyState> state = states(f, k);
@@ -84,25 +93,47 @@ CertifyReport certify_trajectory(const Trajectory& trajectory, const CertifyOpti
 }
 
 namespace {
-bool is_obj_input(const std::string& path) {
+/// Frame files, .pvd series and directories are datasets; anything else an eipc trajectory.
+bool is_dataset_input(const std::string& path) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  return fs::is_directory(path, ec) || fs::path(path).extension() == ".obj" || fs::path(path).extension() == ".OBJ";
+  std::string ext = fs::path(path).extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return fs::is_directory(path, ec) || ext == ".pvd" || is_surface_frame_extension(ext);
+}
+
+Trajectory read_eipc_trajectory(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::exists(path, ec)) throw InputError(path + ": no such file or directory");
+  try {
+    return read_trajectory(path);
+  } catch (const InputError& e) {
+    throw InputError(std::string(e.what()) +
+                     " (eipc certify reads eipc trajectories (.h5), frame files (.obj .ply .stl .vtk .vtu .vtp), "
+                     ".pvd series and directories of frames)");
+  }
 }
 }  // namespace
 
-Trajectory load_certify_input(const std::string& path) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (is_obj_input(path)) return read_obj_frames(path);
-  if (!fs::exists(path, ec)) throw InputError(path + ": no such file or directory");
-  return read_trajectory(path);
+CertifyReport certify_input(const std::string& path, const CertifyOptions& options) {
+  if (!is_dataset_input(path)) {
+    if (options.bodies != BodyRule::objects)
+      throw InputError(path + ": --bodies applies to datasets; an eipc trajectory's bodies are its own");
+    return certify_trajectory(read_eipc_trajectory(path), options, path);
+  }
+  const DatasetInput input = read_dataset(path, options.bodies);
+  CertifyReport report = certify_trajectory(input.trajectory, options, path);
+  report.has_times = input.has_times;
+  report.si_units = false;
+  report.notes.insert(report.notes.begin(), input.notes.begin(), input.notes.end());
+  use_file_indices(report, input);
+  return report;
 }
 
 int certify_command(const std::string& path, const CertifyOptions& options, std::ostream& out, std::ostream& err) {
   try {
-    CertifyReport report = certify_trajectory(load_certify_input(path), options, path);
-    report.has_times = !is_obj_input(path);
+    const CertifyReport report = certify_input(path, options);
     if (options.json) print_report_json(report, out);
     else print_report(report, out);
     return report.exit_code();

@@ -9,8 +9,9 @@
 #include <CGAL/intersections.h>
 
 #include <algorithm>
-#include <map>
+#include <cstdint>
 #include <utility>
+#include <vector>
 
 namespace eipc::certify {
 namespace {
@@ -148,14 +149,23 @@ PointSide side_of_closed_surface(const Vec3& p, const Positions& x, const Tris& 
 }
 
 bool is_closed_surface(const Tris& faces) {
-  std::map<std::pair<int, int>, int> uses;
+  // Every undirected edge (a < b as one 64-bit key) an even number of times: sort, count runs.
+  std::vector<std::uint64_t> edges;
+  edges.reserve(static_cast<std::size_t>(faces.rows()) * 3);
   for (int f = 0; f < faces.rows(); ++f)
     for (int k = 0; k < 3; ++k) {
       const int a = faces(f, k), b = faces(f, (k + 1) % 3);
       if (a == b) return false;
-      ++uses[{std::min(a, b), std::max(a, b)}];
+      edges.push_back(static_cast<std::uint64_t>(std::min(a, b)) << 32 | static_cast<std::uint32_t>(std::max(a, b)));
     }
-  return std::all_of(uses.begin(), uses.end(), [](const auto& e) { return e.second % 2 == 0; });
+  std::sort(edges.begin(), edges.end());
+  for (std::size_t i = 0; i < edges.size();) {
+    std::size_t j = i;
+    while (j < edges.size() && edges[j] == edges[i]) ++j;
+    if ((j - i) % 2 != 0) return false;
+    i = j;
+  }
+  return true;
 }
 
 }  // namespace eipc::certify

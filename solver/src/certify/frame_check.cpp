@@ -8,6 +8,15 @@
 #include <tbb/parallel_for.h>
 
 namespace eipc::certify {
+namespace {
+
+Box3 triangle_box(const TriangleRef& t) {
+  Box3 box;
+  for (const Vec3& p : t.p) box.extend(p);
+  return box;
+}
+
+}  // namespace
 
 FrameCheck check_frame(const std::vector<BodyState>& bodies, std::optional<double> ground_height,
                        int max_examples) {
@@ -20,11 +29,20 @@ FrameCheck check_frame(const std::vector<BodyState>& bodies, std::optional<doubl
   const int n = tris.size();
 
   // Degenerate (exactly collinear) triangles: reported, and kept out of the pair test.
+  // Every triangle's exact closed box, for the pair test and its body's box.
   std::vector<char> degenerate(n, 0);
+  std::vector<Box3> boxes(n);
   tbb::parallel_for(0, n, [&](int g) {
     const TriangleRef t = tris.ref(bodies, g);
     degenerate[g] = triangle_is_degenerate(t.p[0], t.p[1], t.p[2]);
+    boxes[g] = triangle_box(t);
   });
+  std::vector<Box3> body_box(bodies.size());
+  for (int g = 0; g < n; ++g) {
+    body_box[tris.body[g]].extend(boxes[g].lo);
+    body_box[tris.body[g]].extend(boxes[g].hi);
+    if (degenerate[g]) boxes[g] = Box3{};  // empty: in no pair
+  }
   for (int g = 0; g < n; ++g)
     if (degenerate[g]) {
       ++out.degenerate;
@@ -42,13 +60,7 @@ FrameCheck check_frame(const std::vector<BodyState>& bodies, std::optional<doubl
           record({ViolationKind::ground, static_cast<int>(b), v});
         }
 
-  // Triangle pairs: exact closed boxes, then exact adjacency-aware tests.
-  std::vector<Box3> boxes(n);
-  for (int g = 0; g < n; ++g)
-    if (!degenerate[g]) {
-      const TriangleRef t = tris.ref(bodies, g);
-      for (const Vec3& p : t.p) boxes[g].extend(p);
-    }
+  // Triangle pairs: overlapping exact closed boxes, then exact adjacency-aware tests.
   const auto pairs = overlapping_box_pairs(boxes);
   out.candidate_pairs = pairs.size();
   std::vector<char> hit(pairs.size(), 0);
@@ -71,7 +83,9 @@ FrameCheck check_frame(const std::vector<BodyState>& bodies, std::optional<doubl
     const int v = (*bodies[a].faces)(0, 0);
     const Vec3 p = bodies[a].x->row(v).transpose();
     for (std::size_t b = 0; b < bodies.size(); ++b) {
-      if (a == b || !bodies[b].closed) continue;
+      // Outside b's closed box is outside b (exact comparisons): skips the ray test
+      // for all but nearby bodies, which matters with many bodies (--bodies components).
+      if (a == b || !bodies[b].closed || !body_box[b].overlaps({p, p})) continue;
       const PointSide side = side_of_closed_surface(p, *bodies[b].x, *bodies[b].faces);
       if (side == PointSide::outside) continue;
       ++out.containment;

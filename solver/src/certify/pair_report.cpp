@@ -14,10 +14,10 @@ std::string name_of(const CertifyReport& r, int b) {
 
 const char* kind_of(int a, int b) { return b == kGround ? "ground" : a == b ? "self" : "bodies"; }
 
-/// eipc trajectories are in metres; OBJ frames (no times) carry no unit.
+/// eipc trajectories are in metres; datasets carry no unit.
 std::string length(const CertifyReport& r, double d) {
   std::ostringstream s;
-  s << d << (r.has_times ? " m" : "");
+  s << d << (r.si_units ? " m" : "");
   return s.str();
 }
 
@@ -47,7 +47,7 @@ json count_json(const std::optional<std::size_t>& n) { return n ? json(*n) : jso
 std::string frame_label(const CertifyReport& r, int frame, double time) {
   std::ostringstream s;
   s << "frame " << frame;
-  if (r.has_times) s << "  t = " << time << " s";
+  if (r.has_times) s << "  t = " << time << (r.si_units ? " s" : "");
   return s.str();
 }
 

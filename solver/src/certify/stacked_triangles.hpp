@@ -44,10 +44,12 @@ struct StackedTriangles {
     return bodies[b].x->row(v).transpose();
   }
   TriangleRef ref(const std::vector<BodyState>& bodies, int g) const {
+    const int b = body[g];  // known: no search through the offsets (the hot path of a frame check)
     TriangleRef t;
     for (int k = 0; k < 3; ++k) {
-      t.id[k] = vertex_id(bodies, g, k);
-      t.p[k] = position(bodies, t.id[k]);
+      const int v = (*bodies[b].faces)(local[g], k);
+      t.id[k] = vertex_offset[b] + v;
+      t.p[k] = bodies[b].x->row(v).transpose();
     }
     return t;
   }

@@ -1,12 +1,16 @@
-// Legacy VTK ASCII reader:
-//   "# vtk DataFile Version x.y" / title / ASCII / DATASET UNSTRUCTURED_GRID
+// Legacy VTK reader:
+//   "# vtk DataFile Version x.y" / title / ASCII|BINARY / DATASET UNSTRUCTURED_GRID|POLYDATA
 //   POINTS n type, 3n numbers;  CELLS n size, then per cell "k i_1 .. i_k"
 //   (or 5.x: CELLS n_offsets n_conn, OFFSETS type ..., CONNECTIVITY type ...);
-//   CELL_TYPES n, n integers (10 = tetrahedron).
+//   CELL_TYPES n, n integers (10 = tetrahedron); polydata: VERTICES, LINES, POLYGONS,
+//   TRIANGLE_STRIPS laid out like CELLS. BINARY data is big-endian, after its keyword's line.
 #include "eipc/mesh/read_vtk.hpp"
 
+#include "byte_reader.hpp"
 #include "text_file.hpp"
+#include "vtk_cells.hpp"
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -14,148 +18,199 @@ namespace eipc {
 namespace {
 
 using mesh_detail::TextFile;
+using mesh_detail::VtkCells;
 
-constexpr int kVtkTetra = 10;
+/// The numbers after a keyword line, in the file's encoding.
+class LegacyNumbers {
+public:
+  LegacyNumbers(TextFile& f, bool binary) : f_(f), binary_(binary) {}
 
-/// VTK volume cell types other than the linear tetrahedron.
-bool is_other_vtk_volume_type(int type) {
-  switch (type) {
-    case 11: case 12: case 13: case 14: case 15: case 16: case 24: case 25: case 26: case 27:
-    case 29: case 31: case 32: case 33: case 42:
-      return true;
-    default:
-      return false;
+  /// `n` values of VTK type `type` (float, double, int, vtktypeint64, ...).
+  std::vector<double> read(long long n, std::string_view type, const char* what) {
+    const std::size_t size = size_of(type);
+    f_.check_count(n, binary_ ? static_cast<int>(size) : 1, what);
+    std::vector<double> out(static_cast<std::size_t>(n));
+    if (!binary_) {
+      for (auto& v : out) {  // a number is the value of the declared type nearest its text
+        const std::string_view token = f_.next_token(what);
+        v = type == "float"    ? f_.to_float(token, what)
+            : type == "double" ? f_.to_double(token, what)
+                               : static_cast<double>(f_.to_integer(token, what));
+      }
+      return out;
+    }
+    const std::string_view bytes = f_.next_bytes(static_cast<std::size_t>(n) * size, what);
+    mesh_detail::ByteReader in(f_.path(), bytes, true, f_.offset() - bytes.size());
+    for (auto& v : out) v = value(in, type, what);
+    return out;
   }
-}
 
-struct Cells {
-  std::vector<long long> offsets;  // cell c uses connectivity[offsets[c] .. offsets[c+1])
-  std::vector<long long> connectivity;
-  std::vector<int> lines;          // line of each cell (classic layout) or of the section
+private:
+  std::size_t size_of(std::string_view t) const {
+    if (t == "char" || t == "unsigned_char") return 1;
+    if (t == "short" || t == "unsigned_short") return 2;
+    if (t == "int" || t == "unsigned_int" || t == "float") return 4;
+    if (t == "long" || t == "unsigned_long" || t == "double" || t == "vtktypeint64" || t == "vtktypeuint64") return 8;
+    f_.fail("unknown data type '" + std::string(t) + "'");
+  }
+  static double value(mesh_detail::ByteReader& in, std::string_view t, const char* what) {
+    if (t == "float") return static_cast<double>(in.read<float>(what));
+    if (t == "double") return in.read<double>(what);
+    if (t == "char") return in.read<std::int8_t>(what);
+    if (t == "unsigned_char") return in.read<std::uint8_t>(what);
+    if (t == "short") return in.read<std::int16_t>(what);
+    if (t == "unsigned_short") return in.read<std::uint16_t>(what);
+    if (t == "int") return in.read<std::int32_t>(what);
+    if (t == "unsigned_int") return in.read<std::uint32_t>(what);
+    if (t == "vtktypeuint64" || t == "unsigned_long") return static_cast<double>(in.read<std::uint64_t>(what));
+    return static_cast<double>(in.read<std::int64_t>(what));
+  }
+
+  TextFile& f_;
+  bool binary_;
 };
 
 long long count_token(TextFile& f, const char* what) {
   const long long n = f.to_integer(f.next_token(what), what);
-  f.check_count(n, 1, what);
+  if (n < 0) f.fail(std::string("negative ") + what);
   return n;
 }
 
-Positions read_points(TextFile& f) {
+long long to_index(TextFile& f, double v, const char* what) {
+  if (!(std::abs(v) < 9e15) || v != std::floor(v)) f.fail(std::string("bad ") + what);
+  return static_cast<long long>(v);
+}
+
+Positions read_points(TextFile& f, LegacyNumbers& numbers) {
   const long long n = count_token(f, "number of points");
-  f.next_token("POINTS data type");
+  const std::string type(f.next_token("POINTS data type"));
+  const std::vector<double> v = numbers.read(3 * n, type, "POINTS coordinates");
   Positions x(n, 3);
-  static const char* axis[3] = {"point x", "point y", "point z"};
-  for (long long i = 0; i < n; ++i)
-    for (int k = 0; k < 3; ++k) x(i, k) = f.to_double(f.next_token("POINTS coordinates"), axis[k]);
+  for (long long i = 0; i < 3 * n; ++i) {
+    if (!std::isfinite(v[i])) f.fail("non-finite value for point " + std::to_string(i / 3));
+    x(i / 3, i % 3) = v[i];
+  }
   return x;
 }
 
-Cells read_cells(TextFile& f) {
+/// CELLS (or a polydata section) into `cells`, each of type `type` (0: set later by CELL_TYPES).
+void read_cells(TextFile& f, LegacyNumbers& numbers, bool binary, int type, VtkCells& cells) {
   const long long a = count_token(f, "number of cells");
-  const long long b = count_token(f, "CELLS size");
-  Cells c;
-  c.offsets.push_back(0);
-  std::string_view next = f.next_token("CELLS data");
-  if (next == "OFFSETS") {  // VTK 5.x layout: a = number of offsets (cells + 1), b = connectivity size
-    f.next_token("OFFSETS data type");
-    if (a < 1) f.fail("OFFSETS needs at least one entry");
-    c.offsets.clear();
-    for (long long i = 0; i < a; ++i) c.offsets.push_back(f.to_integer(f.next_token("OFFSETS"), "cell offset"));
-    if (f.next_token("CONNECTIVITY") != "CONNECTIVITY") f.fail("expected CONNECTIVITY after OFFSETS");
-    f.next_token("CONNECTIVITY data type");
-    for (long long i = 0; i < b; ++i) c.connectivity.push_back(f.to_integer(f.next_token("CONNECTIVITY"), "cell point index"));
-    for (std::size_t i = 0; i + 1 < c.offsets.size(); ++i)
-      if (c.offsets[i] < 0 || c.offsets[i + 1] < c.offsets[i] || c.offsets[i + 1] > b) f.fail("bad cell offsets");
-    c.lines.assign(c.offsets.size() - 1, f.line());
-    return c;
+  const long long b = count_token(f, "cell list size");
+  std::vector<long long> points;
+  const TextFile::Mark before = f.mark();
+  if (f.at_end() || f.next_token("cell data") != "OFFSETS") {  // classic: b numbers, per cell "k i_1 .. i_k"
+    f.go_back(before);
+    if (binary) {
+      const std::vector<double> list = numbers.read(b, "int", "cell list");
+      long long i = 0;
+      for (long long c = 0; c < a; ++c) {
+        if (i >= b) f.fail("cell list size " + std::to_string(b) + " is smaller than the cell list");
+        const long long k = to_index(f, list[i++], "cell point count");
+        if (k < 0 || k > b - i) f.fail("cell list size " + std::to_string(b) + " is smaller than the cell list");
+        points.clear();
+        for (long long j = 0; j < k; ++j) points.push_back(to_index(f, list[i++], "cell point index"));
+        cells.add_cell(type, points.data(), points.size(), 0);
+      }
+      if (i != b) f.fail("cell list size " + std::to_string(b) + " does not match the cell list (" + std::to_string(i) + ")");
+      return;
+    }
+    f.check_count(b, 1, "cell list size");
+    long long used = 0;
+    for (long long c = 0; c < a; ++c) {
+      const long long k = f.to_integer(f.next_token("cell data"), "cell point count");
+      const int line = f.line();
+      if (k < 0) f.fail("negative cell point count");
+      used += k + 1;
+      if (used > b) f.fail("cell list size " + std::to_string(b) + " is smaller than the cell list");
+      points.clear();
+      for (long long j = 0; j < k; ++j) points.push_back(f.to_integer(f.next_token("cell data"), "cell point index"));
+      cells.add_cell(type, points.data(), points.size(), line);
+    }
+    if (used != b) f.fail("cell list size " + std::to_string(b) + " does not match the cell list (" + std::to_string(used) + ")");
+    return;
   }
-  long long used = 0;
-  for (long long cell = 0; cell < a; ++cell) {
-    if (cell > 0) next = f.next_token("CELLS data");
-    const long long k = f.to_integer(next, "cell point count");
-    c.lines.push_back(f.line());
-    if (k < 0) f.fail("negative cell point count");
-    used += k + 1;
-    if (used > b) f.fail("CELLS size " + std::to_string(b) + " is smaller than the cell list");
-    for (long long j = 0; j < k; ++j) c.connectivity.push_back(f.to_integer(f.next_token("CELLS data"), "cell point index"));
-    c.offsets.push_back(static_cast<long long>(c.connectivity.size()));
+  // 5.x: a = cells + 1 offsets, b = connectivity size
+  const std::string offset_type(f.next_token("OFFSETS data type"));
+  if (a < 1) f.fail("OFFSETS needs at least one entry");
+  const std::vector<double> offsets = numbers.read(a, offset_type, "OFFSETS");
+  if (f.next_token("CONNECTIVITY") != "CONNECTIVITY") f.fail("expected CONNECTIVITY after OFFSETS");
+  const std::string conn_type(f.next_token("CONNECTIVITY data type"));
+  const std::vector<double> conn = numbers.read(b, conn_type, "CONNECTIVITY");
+  for (long long c = 0; c + 1 < a; ++c) {
+    const long long lo = to_index(f, offsets[c], "cell offset"), hi = to_index(f, offsets[c + 1], "cell offset");
+    if (lo < 0 || hi < lo || hi > b) f.fail("bad cell offsets");
+    points.clear();
+    for (long long i = lo; i < hi; ++i) points.push_back(to_index(f, conn[i], "cell point index"));
+    cells.add_cell(type, points.data(), points.size(), f.line());
   }
-  if (used != b) f.fail("CELLS size " + std::to_string(b) + " does not match the cell list (" + std::to_string(used) + ")");
-  return c;
 }
 
-std::vector<int> read_cell_types(TextFile& f) {
-  const long long n = count_token(f, "number of cell types");
-  std::vector<int> types;
-  for (long long i = 0; i < n; ++i) types.push_back(f.to_int(f.next_token("CELL_TYPES"), "cell type"));
-  return types;
+/// The polydata section keywords and the cell type of their cells (polygons may have any size).
+int polydata_cell_type(std::string_view key) {
+  if (key == "VERTICES") return 1;
+  if (key == "LINES") return 4;
+  if (key == "POLYGONS") return mesh_detail::kVtkPolygon;
+  if (key == "TRIANGLE_STRIPS") return mesh_detail::kVtkTriangleStrip;
+  return 0;
 }
 
-}  // namespace
-
-TetMesh read_vtk(const std::string& path) {
+VtkCells read_legacy(const std::string& path) {
   TextFile f(path);
   std::string_view line;
   if (!f.next_raw_line(line)) f.fail_file("empty file (not a VTK file)");
   if (line.rfind("# vtk DataFile", 0) != 0) f.fail("not a legacy VTK file (first line must be '# vtk DataFile Version ...')");
   if (!f.next_raw_line(line)) f.fail_eof("the title line");
-  if (f.next_token("ASCII/BINARY") != "ASCII") f.fail("only ASCII VTK files are supported");
+  const std::string_view encoding = f.next_token("ASCII/BINARY");
+  if (encoding != "ASCII" && encoding != "BINARY") f.fail("expected ASCII or BINARY, found '" + std::string(encoding) + "'");
+  const bool binary = encoding == "BINARY";
   if (f.next_token("DATASET") != "DATASET") f.fail("expected DATASET");
-  if (const auto kind = f.next_token("dataset type"); kind != "UNSTRUCTURED_GRID")
-    f.fail("dataset type must be UNSTRUCTURED_GRID, found " + std::string(kind));
+  const std::string_view kind = f.next_token("dataset type");
+  const bool polydata = kind == "POLYDATA";
+  if (!polydata && kind != "UNSTRUCTURED_GRID")
+    f.fail("dataset type must be UNSTRUCTURED_GRID or POLYDATA, found " + std::string(kind));
 
-  Positions points;
-  Cells cells;
-  std::vector<int> types;
+  LegacyNumbers numbers(f, binary);
+  VtkCells cells;
   bool has_points = false, has_cells = false, has_types = false;
-  while (!(has_points && has_cells && has_types)) {
+  while (true) {
+    if (polydata ? has_points && f.at_end() : has_points && has_cells && has_types) break;
     if (f.at_end()) f.fail_eof(!has_points ? "POINTS" : !has_cells ? "CELLS" : "CELL_TYPES");
     const std::string_view key = f.next_token("section keyword");
-    if (key == "POINTS") {
-      points = read_points(f);
+    if (key == "POINTS" && !has_points) {
+      cells.points = read_points(f, numbers);
       has_points = true;
-    } else if (key == "CELLS") {
-      cells = read_cells(f);
+    } else if (key == "CELLS" && !polydata && !has_cells) {
+      read_cells(f, numbers, binary, 0, cells);
       has_cells = true;
-    } else if (key == "CELL_TYPES") {
-      types = read_cell_types(f);
+    } else if (key == "CELL_TYPES" && !polydata && !has_types) {
+      const long long n = count_token(f, "number of cell types");
+      const std::vector<double> types = numbers.read(n, "int", "CELL_TYPES");
+      if (types.size() != cells.size())
+        f.fail("CELL_TYPES lists " + std::to_string(types.size()) + " cells, CELLS has " + std::to_string(cells.size()));
+      for (std::size_t c = 0; c < types.size(); ++c) {
+        const long long type = to_index(f, types[c], "cell type");
+        if (type < 0 || type > 255) f.fail("cell " + std::to_string(c) + " has no valid type (" + std::to_string(type) + ")");
+        cells.types[c] = static_cast<int>(type);
+      }
       has_types = true;
+    } else if (polydata && polydata_cell_type(key) != 0) {
+      read_cells(f, numbers, binary, polydata_cell_type(key), cells);
+    } else if (polydata && (key == "POINT_DATA" || key == "CELL_DATA" || key == "FIELD")) {
+      break;  // attributes: not read
     } else {
-      f.fail("unexpected keyword '" + std::string(key) + "' before POINTS/CELLS/CELL_TYPES are complete");
+      f.fail("unexpected keyword '" + std::string(key) + "'");
     }
   }
-  const std::size_t num_cells = cells.offsets.size() - 1;
-  if (types.size() != num_cells)
-    f.fail("CELL_TYPES lists " + std::to_string(types.size()) + " cells, CELLS has " + std::to_string(num_cells));
+  return cells;
+}
 
-  std::vector<Eigen::Index> tet_cells;
-  for (std::size_t c = 0; c < num_cells; ++c) {
-    const long long k = cells.offsets[c + 1] - cells.offsets[c];
-    if (is_other_vtk_volume_type(types[c]))
-      throw InputError(path + ": cell " + std::to_string(c) + " has unsupported volume cell type " +
-                       std::to_string(types[c]) + " (only tetrahedra, type 10)");
-    if (types[c] != kVtkTetra) continue;
-    if (k != 4)
-      throw InputError(path + ":" + std::to_string(cells.lines[c]) + ": tetrahedron cell " + std::to_string(c) + " has " +
-                       std::to_string(k) + " points, expected 4");
-    tet_cells.push_back(static_cast<Eigen::Index>(c));
-  }
-  if (tet_cells.empty()) f.fail_file("no tetrahedra (cell type 10) in the mesh");
+}  // namespace
 
-  TetMesh mesh;
-  mesh.vertices = std::move(points);
-  mesh.tets.resize(static_cast<Eigen::Index>(tet_cells.size()), 4);
-  for (std::size_t e = 0; e < tet_cells.size(); ++e) {
-    const auto c = static_cast<std::size_t>(tet_cells[e]);
-    for (int k = 0; k < 4; ++k) {
-      const long long v = cells.connectivity[static_cast<std::size_t>(cells.offsets[c]) + k];
-      if (v < 0 || v >= mesh.vertices.rows())
-        throw InputError(path + ":" + std::to_string(cells.lines[c]) + ": cell " + std::to_string(c) + " refers to point " +
-                         std::to_string(v) + ", out of range (0.." + std::to_string(mesh.vertices.rows() - 1) + ")");
-      mesh.tets(static_cast<Eigen::Index>(e), k) = static_cast<int>(v);
-    }
-  }
-  return mesh;
+TetMesh read_vtk(const std::string& path) { return mesh_detail::tets_of_vtk_cells(read_legacy(path), path); }
+
+SurfaceMesh read_vtk_surface(const std::string& path) {
+  return mesh_detail::surface_of_vtk_cells(read_legacy(path), path);
 }
 
 }  // namespace eipc

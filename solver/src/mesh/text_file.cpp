@@ -62,6 +62,17 @@ bool TextFile::at_end() {
   return pos_ >= text_.size();
 }
 
+std::string_view TextFile::next_bytes(std::size_t n, const char* what) {
+  const std::size_t newline = text_.find('\n', pos_);
+  if (newline == std::string::npos) fail_eof(what);
+  pos_ = newline + 1;
+  ++next_line_;
+  if (n > text_.size() - pos_) fail_eof(what);
+  const std::string_view bytes = std::string_view(text_).substr(pos_, n);
+  pos_ += n;
+  return bytes;
+}
+
 std::string_view TextFile::next_token(const char* what) {
   if (at_end()) fail_eof(what);
   std::size_t start = pos_;
@@ -81,15 +92,29 @@ void TextFile::fail_eof(const std::string& what) const {
                    what);
 }
 
-double TextFile::to_double(std::string_view token, const char* what) const {
-  std::string_view t = token;
-  if (!t.empty() && t.front() == '+') t.remove_prefix(1);
-  double value = 0.0;
-  auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), value);
-  if (t.empty() || ec != std::errc() || end != t.data() + t.size())
-    fail("bad number '" + std::string(token) + "' for " + what);
-  if (!std::isfinite(value)) fail("non-finite value '" + std::string(token) + "' for " + what);
+template <typename T>
+std::optional<T> parse_number(std::string_view token) {
+  if (!token.empty() && token.front() == '+') token.remove_prefix(1);
+  T value = 0;
+  const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
+  if (token.empty() || ec != std::errc() || end != token.data() + token.size()) return std::nullopt;
   return value;
+}
+template std::optional<float> parse_number<float>(std::string_view);
+template std::optional<double> parse_number<double>(std::string_view);
+
+double TextFile::to_double(std::string_view token, const char* what) const {
+  const std::optional<double> value = parse_number<double>(token);
+  if (!value) fail("bad number '" + std::string(token) + "' for " + what);
+  if (!std::isfinite(*value)) fail("non-finite value '" + std::string(token) + "' for " + what);
+  return *value;
+}
+
+float TextFile::to_float(std::string_view token, const char* what) const {
+  const std::optional<float> value = parse_number<float>(token);
+  if (!value) fail("bad number '" + std::string(token) + "' for " + what);
+  if (!std::isfinite(*value)) fail("non-finite value '" + std::string(token) + "' for " + what);
+  return *value;
 }
 
 long long TextFile::to_integer(std::string_view token, const char* what) const {

@@ -4,6 +4,7 @@
 
 #include "eipc/common.hpp"
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,6 +29,24 @@ public:
   std::string_view next_token(const char* what);
   /// True when only whitespace remains.
   bool at_end();
+  /// The bytes after the last line or token returned (the binary part of a file
+  /// with a text header), and their offset in the file.
+  std::string_view rest() const { return std::string_view(text_).substr(pos_); }
+  std::size_t offset() const { return pos_; }
+  /// Where the reading is, to come back to after looking ahead.
+  struct Mark {
+    std::size_t pos;
+    int line, next_line;
+  };
+  Mark mark() const { return {pos_, line_, next_line_}; }
+  void go_back(const Mark& m) {
+    pos_ = m.pos;
+    line_ = m.line;
+    next_line_ = m.next_line;
+  }
+  /// Binary data after the current line: moves to the next line, returns the next
+  /// `n` bytes and moves past them (throws "truncated" naming `what`).
+  std::string_view next_bytes(std::size_t n, const char* what);
 
   [[noreturn]] void fail(const std::string& problem) const;          ///< "<path>:<line>: problem"
   [[noreturn]] void fail_file(const std::string& problem) const;     ///< "<path>: problem"
@@ -35,6 +54,9 @@ public:
 
   /// Parses a whole token as a finite double (throws on bad number, NaN or inf).
   double to_double(std::string_view token, const char* what) const;
+  /// Parses a whole token as the finite float it denotes (a float property: its text
+  /// means the float nearest to it, which then widens exactly).
+  float to_float(std::string_view token, const char* what) const;
   /// Parses a whole token as an integer (throws on bad number).
   long long to_integer(std::string_view token, const char* what) const;
   int to_int(std::string_view token, const char* what) const;
@@ -49,6 +71,10 @@ private:
   int line_ = 0;       // line of the last thing returned
   int next_line_ = 1;  // line number at pos_
 };
+
+/// A whole token as a number of type T (float or double; a leading '+' allowed), or nothing.
+template <typename T>
+std::optional<T> parse_number(std::string_view token);
 
 /// Lower-case file extension including the dot ("" if none).
 std::string extension_of(const std::string& path);

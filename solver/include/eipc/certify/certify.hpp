@@ -3,6 +3,7 @@
 // See docs/certify.md for the checks, the OBJ layout and the output.
 #pragma once
 
+#include "eipc/certify/dataset_input.hpp"
 #include "eipc/certify/frame_check.hpp"
 #include "eipc/certify/motion_check.hpp"
 #include "eipc/certify/penetration.hpp"
@@ -22,7 +23,8 @@ struct CertifyOptions {
   bool no_ground = false;               ///< ignore any ground plane
   int max_examples = 10;                ///< offending pairs kept per frame / motion
   int threads = 0;                      ///< TBB threads (0 = all); results do not depend on it
-  MotionTestOptions motion;                   ///< budget of the continuous test
+  MotionTestOptions motion;             ///< budget of the continuous test
+  BodyRule bodies = BodyRule::objects;  ///< how a dataset's frames split into bodies
 };
 
 struct FrameReport {
@@ -61,7 +63,8 @@ struct CertifyReport {
   std::vector<MotionReport> motions;
   std::vector<std::string> notes;  ///< e.g. open surfaces (containment in them not tested)
   double seconds = 0.0;            ///< wall time of the checks
-  bool has_times = true;           ///< false for OBJ frames (time = frame index, no length unit)
+  bool has_times = true;           ///< false for datasets without times (time = frame index)
+  bool si_units = true;            ///< metres and seconds (eipc trajectories); datasets have no unit
 
   std::size_t failed_frames() const;
   std::size_t motions_with(MotionStatus s) const;
@@ -85,8 +88,10 @@ void print_report(const CertifyReport& report, std::ostream& out);
 /// JSON report (format "eipc-certify", version 1; schema in docs/certify.md).
 void print_report_json(const CertifyReport& report, std::ostream& out);
 
-/// Loads FILE.h5 (trajectory file), a directory of OBJ frames, or one OBJ file.
-Trajectory load_certify_input(const std::string& path);
+/// Certifies `path`: an eipc trajectory (.h5), or a dataset (a frame file, a .pvd
+/// series, a directory of frames; dataset_input.hpp), whose report then names the
+/// files' vertex and triangle indices. Throws InputError on bad input.
+CertifyReport certify_input(const std::string& path, const CertifyOptions& options = {});
 
 /// The whole subcommand: load, certify, print (text or JSON). Returns the exit
 /// code: 0 all clear, 1 intersection / not certified, 2 bad input (message on `err`).

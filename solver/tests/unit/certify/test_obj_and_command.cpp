@@ -1,7 +1,8 @@
 #include <catch2/catch.hpp>
 
 #include "eipc/certify/certify.hpp"
-#include "eipc/certify/obj_frames.hpp"
+#include "eipc/mesh/frame_sequence.hpp"
+#include "eipc/mesh/read_obj.hpp"
 #include "test_meshes.hpp"
 
 #include <nlohmann/json.hpp>
@@ -39,27 +40,31 @@ struct TempDir {
 }  // namespace
 
 TEST_CASE("OBJ parsing: objects, groups, polygons, negative indices", "[certify][obj]") {
-  std::istringstream in(
+  TempDir dir("obj_parse");
+  auto parse = [&](const std::string& text) {
+    std::ofstream(dir.path / "mem.obj") << text;
+    return read_obj_surfaces((dir.path / "mem.obj").string());
+  };
+  const auto bodies = parse(
       "# comment\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\n"
       "o quad\nf 1/1/1 2/2/2 3//3 4\n"
       "v 5 5 5\nv 6 5 5\nv 5 6 5\ng ignored_because_o_exists\no tri\nf -3 -2 -1\n");
-  const auto bodies = parse_obj(in, "mem.obj", "default");
   REQUIRE(bodies.size() == 2);
   CHECK(bodies[0].name == "quad");
-  CHECK(bodies[0].faces.rows() == 2);  // fan-triangulated quad
-  CHECK(bodies[0].x.rows() == 4);
+  CHECK(bodies[0].mesh.faces.rows() == 2);  // fan-triangulated quad
+  CHECK(bodies[0].mesh.vertices.rows() == 4);
   CHECK(bodies[1].name == "tri");
-  CHECK(bodies[1].x.rows() == 3);
-  CHECK(bodies[1].x(0, 0) == 5.0);
-  CHECK(bodies[1].faces(0, 2) == 2);
+  CHECK(bodies[1].mesh.vertices.rows() == 3);
+  CHECK(bodies[1].mesh.vertices(0, 0) == 5.0);
+  CHECK(bodies[1].mesh.faces(0, 2) == 2);
+  // The file's indices: the triangle's vertices are the file's 5th..7th, it is the file's 3rd triangle.
+  CHECK(bodies[1].file_vertex == std::vector<int>{4, 5, 6});
+  CHECK(bodies[1].file_triangle == std::vector<int>{2});
 
-  std::istringstream groups("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\ng a\nf 1 2 3\ng b\nf 1 2 4\n");
-  CHECK(parse_obj(groups, "g.obj", "x").size() == 2);
-
-  std::istringstream bad("v 0 0 0\nv 1 0 0\nf 1 2 9\n");
-  CHECK_THROWS_AS(parse_obj(bad, "bad.obj", "x"), InputError);
-  std::istringstream bad_v("v 0 zero 0\n");
-  CHECK_THROWS_WITH(parse_obj(bad_v, "bad.obj", "x"), Catch::Contains("bad.obj:1"));
+  CHECK(parse("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\ng a\nf 1 2 3\ng b\nf 1 2 4\n").size() == 2);
+  CHECK_THROWS_AS(parse("v 0 0 0\nv 1 0 0\nf 1 2 9\n"), InputError);
+  CHECK_THROWS_WITH(parse("v 0 zero 0\n"), Catch::Contains("mem.obj:1"));
+  CHECK_THROWS_WITH(parse("hello\n"), Catch::Contains("no faces"));
 }
 
 TEST_CASE("natural order of frame files", "[certify][obj]") {
@@ -147,5 +152,63 @@ TEST_CASE("certify command on OBJ frame directories", "[certify][obj]") {
     CertifyOptions lifted;
     lifted.ground_height = -1e-12;
     CHECK(certify_trajectory(tr, lifted).exit_code() == 0);
+  }
+}
+
+TEST_CASE("nothing is cleared that was not checked: exit 2 naming the file and problem", "[certify][inputs]") {
+  TempDir dir("unchecked");
+  auto run = [](const fs::path& p, std::string& err_text, std::string& out_text) {
+    std::ostringstream out, err;
+    const int code = certify_command(p.string(), {}, out, err);
+    err_text = err.str();
+    out_text = out.str();
+    return code;
+  };
+  std::string err, out;
+  SECTION("a file with no triangles") {
+    std::ofstream(dir.path / "junk.obj") << "hello\n";
+    CHECK(run(dir.path / "junk.obj", err, out) == 2);
+    CHECK(err.find("junk.obj") != std::string::npos);
+    CHECK(err.find("no faces") != std::string::npos);
+    CHECK(out.find("ALL CLEAR") == std::string::npos);
+    std::ofstream(dir.path / "points.ply") << "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\n"
+                                              "property float y\nproperty float z\nend_header\n0 0 0\n";
+    CHECK(run(dir.path / "points.ply", err, out) == 2);
+    CHECK(err.find("points.ply: no faces") != std::string::npos);
+  }
+  SECTION("frames that disagree in size") {
+    const auto box = test::box({0, 0, 0}, {1, 1, 1});
+    write_obj(dir.path / "f0.obj", {{"a", box}});
+    write_obj(dir.path / "f1.obj", {{"a", test::box({0, 0, 0}, {1, 1, 1})}, {"b", test::box({3, 0, 0}, {4, 1, 1})}});
+    CHECK(run(dir.path, err, out) == 2);
+    CHECK(err.find("f1.obj: 2 bodies, frame 0 has 1") != std::string::npos);
+  }
+  SECTION("a file of an unknown format or not readable") {
+    std::ofstream(dir.path / "frame.xyz") << "1 2 3\n";
+    CHECK(run(dir.path / "frame.xyz", err, out) == 2);
+    CHECK(err.find("frame.xyz") != std::string::npos);
+    CHECK(err.find(".ply") != std::string::npos);  // says what it reads
+    std::ofstream(dir.path / "cut.ply") << "ply\nformat binary_little_endian 1.0\nelement vertex 3\nproperty float x\n"
+                                           "property float y\nproperty float z\nelement face 1\n"
+                                           "property list uchar int vertex_indices\nend_header\n\1\2";
+    CHECK(run(dir.path / "cut.ply", err, out) == 2);
+    CHECK(err.find("cut.ply") != std::string::npos);
+    CHECK(err.find("truncated") != std::string::npos);
+  }
+  SECTION("--bodies is for datasets") {
+    CertifyOptions opt;
+    opt.bodies = BodyRule::components;
+    std::ostringstream o, e;
+    CHECK(certify_command((dir.path / "run.h5").string(), opt, o, e) == 2);
+    CHECK(e.str().find("--bodies applies to datasets") != std::string::npos);
+  }
+  SECTION("a trajectory without triangles") {
+    Trajectory tr;
+    tr.header.bodies.push_back({"empty", "full", false, Positions(0, 3), Tris(0, 3), {}, std::nullopt});
+    tr.frames.emplace_back();
+    tr.frames.back().positions.push_back(Positions(0, 3));
+    CHECK_THROWS_WITH(certify_trajectory(tr, {}, "t.h5"), Catch::Contains("t.h5: no triangles"));
+    tr.frames.clear();
+    CHECK_THROWS_WITH(certify_trajectory(tr, {}, "t.h5"), Catch::Contains("no frames"));
   }
 }

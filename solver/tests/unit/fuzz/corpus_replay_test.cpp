@@ -52,3 +52,16 @@ TEST_CASE("every fuzz corpus input of the TetGen reader is read or refused with 
 TEST_CASE("every fuzz corpus input of the scene loader is loaded or refused with InputError", "[fuzz][scene]") {
   CHECK(replay("fuzz_scene", eipc::fuzz::feed_scene) >= 3);
 }
+
+TEST_CASE("every fuzz corpus input of the PLY reader is read or refused with InputError", "[fuzz][mesh]") {
+  CHECK(replay("fuzz_ply", eipc::fuzz::feed_ply) >= 3);
+}
+
+TEST_CASE("every fuzz corpus input of the STL reader is read or refused with InputError", "[fuzz][mesh]") {
+  CHECK(replay("fuzz_stl", eipc::fuzz::feed_stl) >= 2);
+}
+
+TEST_CASE("every fuzz corpus input of the VTK XML and .pvd readers is read or refused with InputError",
+          "[fuzz][mesh]") {
+  CHECK(replay("fuzz_vtk_xml", eipc::fuzz::feed_vtk_xml) >= 6);
+}

@@ -1,0 +1,9 @@
+// libFuzzer target: the VTK XML (.vtu/.vtp) frame reader and the .pvd reader.
+// The body is eipc::fuzz::feed_vtk_xml (reader_inputs.hpp); any crash, sanitizer report,
+// exception other than InputError, or hang is a bug.
+#include "reader_inputs.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  eipc::fuzz::feed_vtk_xml(data, size);
+  return 0;
+}

@@ -1,0 +1,55 @@
+// The grid broad phase against the definition: every pair of closed boxes that
+// overlap (touching included), each once, sorted; empty boxes overlap nothing.
+#include "eipc/certify/box_overlap.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <random>
+
+using namespace eipc;
+using namespace eipc::certify;
+
+namespace {
+
+bool is_empty(const Box3& b) { return (b.lo.array() > b.hi.array()).any(); }
+
+std::vector<std::pair<int, int>> brute_force(const std::vector<Box3>& boxes) {
+  std::vector<std::pair<int, int>> out;
+  for (int i = 0; i < static_cast<int>(boxes.size()); ++i)
+    for (int j = i + 1; j < static_cast<int>(boxes.size()); ++j)
+      if (!is_empty(boxes[i]) && !is_empty(boxes[j]) && boxes[i].overlaps(boxes[j])) out.emplace_back(i, j);
+  return out;
+}
+
+Box3 box(const Vec3& lo, const Vec3& hi) {
+  Box3 b;
+  b.lo = lo;
+  b.hi = hi;
+  return b;
+}
+
+}  // namespace
+
+TEST_CASE("grid broad phase finds exactly the overlapping closed boxes", "[certify][broad_phase]") {
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<int> corner(0, 40), size(0, 3), rare(0, 30);
+  for (int round = 0; round < 20; ++round) {
+    std::vector<Box3> boxes;
+    for (int i = 0; i < 400; ++i) {
+      // Integer corners: many boxes touch exactly (a face, an edge, a corner).
+      const Vec3 lo(corner(rng), corner(rng), corner(rng));
+      Vec3 hi = lo + Vec3(size(rng), size(rng), size(rng));
+      if (rare(rng) == 0) hi = lo + Vec3(40, 40, 2);  // covers many cells
+      if (rare(rng) == 0) hi = lo - Vec3(1, 0, 0);    // empty
+      boxes.push_back(box(0.1 * lo, 0.1 * hi));       // and not exactly on the grid's cells
+    }
+    if (round == 1) boxes.push_back(box(Vec3(-1e308, 0, 0), Vec3(1e308, 1, 1)));  // infinite extent
+    if (round == 2)
+      for (auto& b : boxes) b.lo.z() = b.hi.z() = 0.5;  // flat: every box in one plane
+    INFO("round " << round);
+    CHECK(overlapping_box_pairs(boxes) == brute_force(boxes));
+  }
+  CHECK(overlapping_box_pairs({}).empty());
+  CHECK(overlapping_box_pairs({box(Vec3(0, 0, 0), Vec3(0, 0, 0)), box(Vec3(0, 0, 0), Vec3(0, 0, 0))}) ==
+        std::vector<std::pair<int, int>>{{0, 1}});  // two points at the same place touch
+}
