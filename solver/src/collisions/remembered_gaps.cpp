@@ -35,7 +35,8 @@ std::array<Eigen::RowVector3d, N> moves(const Positions& x, const Positions& ref
 template <std::size_t NA, std::size_t NB>
 double PairDistanceBounds::bound(float gap, const std::array<int, NA>& a, const std::array<int, NB>& b) const {
   if (!std::isfinite(gap)) return -std::numeric_limits<double>::infinity();
-  const auto moves_a = moves(*x_, *reference_, a), moves_b = moves(*x_, *reference_, b);
+  const auto moves_a = moves(*x_, *reference_, a);
+  const auto moves_b = moves(*x_, *reference_, b);  // NA and NB may differ: two types
   double apart2 = 0.0;
   for (const Eigen::RowVector3d& i : moves_a)
     for (const Eigen::RowVector3d& j : moves_b) apart2 = std::max(apart2, (i - j).squaredNorm());
