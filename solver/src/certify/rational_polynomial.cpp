@@ -97,9 +97,16 @@ RationalPolynomial square_free_part(const RationalPolynomial& p) {
 SturmSequence::SturmSequence(const RationalPolynomial& square_free) {
   seq_.push_back(square_free);
   seq_.push_back(square_free.derivative());
-  while (!seq_.back().is_zero() && seq_.back().degree() > 0)
-    seq_.push_back(-seq_[seq_.size() - 2].remainder(seq_.back()).monic());
-  if (seq_.back().is_zero()) seq_.pop_back();
+  // Scaling by a positive constant keeps the sign variations and the coefficients small.
+  auto scaled = [](const RationalPolynomial& p) {
+    const RationalPolynomial m = p.monic();
+    return sgn(p.coefficient(p.degree())) > 0 ? m : -m;
+  };
+  while (!seq_.back().is_zero() && seq_.back().degree() > 0) {
+    const RationalPolynomial r = seq_[seq_.size() - 2].remainder(seq_.back());
+    if (r.is_zero()) break;
+    seq_.push_back(-scaled(r));
+  }
 }
 
 int SturmSequence::variations(const Rational& x) const {

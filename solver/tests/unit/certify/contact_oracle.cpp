@@ -2,7 +2,7 @@
 
 #include <CGAL/CORE_Expr.h>
 #include <CGAL/Simple_cartesian.h>
-#include <CGAL/squared_distance_3.h>
+#include <CGAL/intersections.h>
 
 #include <cmath>
 #include <vector>
@@ -113,52 +113,50 @@ Stencil stencil(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1) {
   return st;
 }
 
-/// Candidate times: 0, 1 and the roots of the boundary polynomials of the contact set.
-std::vector<Real> candidates(const Stencil& st, const std::vector<std::array<int, 4>>& side_tests) {
+/// Where point x starts or stops touching segment uw: x meets an end point
+/// (coordinates of x - u), becomes collinear (components of (x-u) x (w-u)), or
+/// its projection crosses an end ((x-u).(w-u), (x-w).(u-w)).
+void point_segment_events(const Stencil& st, int x, int u, int w, std::vector<Poly>& out) {
+  const PVec xu = sub(st.x[x], st.x[u]), wu = sub(st.x[w], st.x[u]);
+  for (const Poly& c : xu) out.push_back(c);
+  for (const Poly& c : cross(xu, wu)) out.push_back(c);
+  out.push_back(dot(xu, wu));
+  out.push_back(dot(sub(st.x[x], st.x[w]), sub(st.x[u], st.x[w])));
+}
+
+/// Candidate times: 0, 1 and every root in [0, 1] of the polynomials at which the
+/// contact set can begin: the point-segment events of every vertex against every
+/// segment it can touch, the coplanarity of the four points, and the in-plane side
+/// tests ((x_b - x_a) x (x_c - x_a)) . normal of the interior contact.
+std::vector<Real> candidates(const Stencil& st, const std::vector<std::array<int, 3>>& point_segments,
+                             const std::vector<std::array<int, 3>>& sides, const std::array<int, 4>& normal_from) {
   std::vector<Poly> polys;
-  for (int i = 0; i < 4; ++i)
-    for (int j = i + 1; j < 4; ++j) {
-      const PVec dij = sub(st.x[j], st.x[i]);
-      for (int k = 0; k < 3; ++k) polys.push_back(dij[k]);  // coincidence
-      for (int l = 0; l < 4; ++l) {
-        if (l == i || l == j) continue;
-        const PVec dil = sub(st.x[l], st.x[i]);
-        for (const Poly& c : cross(dij, dil)) polys.push_back(c);  // collinearity
-        polys.push_back(dot(dij, dil));                             // projection on a segment
-        polys.push_back(dot(sub(st.x[l], st.x[j]), sub(st.x[i], st.x[j])));
-      }
-    }
-  polys.push_back(dot(cross(sub(st.x[1], st.x[0]), sub(st.x[2], st.x[0])), sub(st.x[3], st.x[0])));  // coplanar
-  // In-plane side tests ((x_b - x_a) x (x_c - x_a)) . normal, the normal from the pair's own two directions.
-  for (const auto& s : side_tests) {
-    const PVec normal = cross(sub(st.x[s[1]], st.x[s[0]]), sub(st.x[s[3]], st.x[s[2]]));
-    for (int a = 0; a < 4; ++a)
-      for (int b = 0; b < 4; ++b)
-        for (int c = 0; c < 4; ++c)
-          if (a != b && a != c && b != c)
-            polys.push_back(dot(cross(sub(st.x[b], st.x[a]), sub(st.x[c], st.x[a])), normal));
-  }
+  for (const auto& e : point_segments) point_segment_events(st, e[0], e[1], e[2], polys);
+  polys.push_back(dot(cross(sub(st.x[1], st.x[0]), sub(st.x[2], st.x[0])), sub(st.x[3], st.x[0])));
+  const PVec normal = cross(sub(st.x[normal_from[1]], st.x[normal_from[0]]),
+                            sub(st.x[normal_from[3]], st.x[normal_from[2]]));
+  for (const auto& s : sides)
+    polys.push_back(dot(cross(sub(st.x[s[1]], st.x[s[0]]), sub(st.x[s[2]], st.x[s[0]])), normal));
   std::vector<Real> times{Real(0), Real(1)};
   for (const Poly& p : polys) roots_in_unit(p, times);
   return times;
 }
 
-Real point_segment(const K::Point_3& p, const K::Point_3& a, const K::Point_3& b) {
-  if (a == b) return CGAL::squared_distance(p, a);
-  return CGAL::squared_distance(p, K::Segment_3(a, b));
+bool on_segment(const K::Point_3& p, const K::Point_3& a, const K::Point_3& b) {
+  return a == b ? p == a : K::Segment_3(a, b).has_on(p);
 }
 
 bool touches_point_triangle(const Stencil& st, const Real& t) {
   const K::Point_3 p = st.at(0, t), a = st.at(1, t), b = st.at(2, t), c = st.at(3, t);
-  if (!CGAL::collinear(a, b, c)) return CGAL::squared_distance(p, K::Triangle_3(a, b, c)) == 0;
-  return point_segment(p, a, b) == 0 || point_segment(p, b, c) == 0 || point_segment(p, c, a) == 0;
+  if (!CGAL::collinear(a, b, c)) return CGAL::do_intersect(p, K::Triangle_3(a, b, c));
+  return on_segment(p, a, b) || on_segment(p, b, c) || on_segment(p, c, a);
 }
 
 bool touches_edge_edge(const Stencil& st, const Real& t) {
   const K::Point_3 p0 = st.at(0, t), p1 = st.at(1, t), q0 = st.at(2, t), q1 = st.at(3, t);
-  if (p0 == p1) return point_segment(p0, q0, q1) == 0;
-  if (q0 == q1) return point_segment(q0, p0, p1) == 0;
-  return CGAL::squared_distance(K::Segment_3(p0, p1), K::Segment_3(q0, q1)) == 0;
+  if (p0 == p1) return on_segment(p0, q0, q1);
+  if (q0 == q1) return on_segment(q0, p0, p1);
+  return CGAL::do_intersect(K::Segment_3(p0, p1), K::Segment_3(q0, q1));
 }
 
 template <class Touches>
@@ -182,12 +180,17 @@ bool OracleContact::first_time_within(double lo, double hi) const {
 
 OracleContact oracle_point_triangle(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1) {
   const Stencil st = stencil(x0, x1);
-  return earliest(candidates(st, {{1, 2, 1, 3}}), [&](const Real& t) { return touches_point_triangle(st, t); });
+  // p = 0 against the edges of a = 1, b = 2, c = 3; sides of p relative to each edge.
+  const auto times = candidates(st, {{0, 1, 2}, {0, 2, 3}, {0, 3, 1}}, {{1, 2, 0}, {2, 3, 0}, {3, 1, 0}}, {1, 2, 1, 3});
+  return earliest(times, [&](const Real& t) { return touches_point_triangle(st, t); });
 }
 
 OracleContact oracle_edge_edge(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1) {
   const Stencil st = stencil(x0, x1);
-  return earliest(candidates(st, {{0, 1, 2, 3}}), [&](const Real& t) { return touches_edge_edge(st, t); });
+  // Every end point against the other edge; sides of each end point relative to the other edge.
+  const auto times = candidates(st, {{0, 2, 3}, {1, 2, 3}, {2, 0, 1}, {3, 0, 1}},
+                                {{0, 1, 2}, {0, 1, 3}, {2, 3, 0}, {2, 3, 1}}, {0, 1, 2, 3});
+  return earliest(times, [&](const Real& t) { return touches_edge_edge(st, t); });
 }
 
 }  // namespace eipc::test

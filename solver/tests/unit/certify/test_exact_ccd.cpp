@@ -112,11 +112,12 @@ TEST_CASE("exact CCD on degenerate motions with known answers", "[certify][ccd][
     collides_first_at(true, {Vec3(-1, 1, 0), O, X, Y}, {Vec3(1, -1, 0), O, X, Y}, 0.5);
   }
   SECTION("triangle collapsing to a segment through the point") {
-    collides_first_at(true, {0.25 * X, O, X, Y + Z}, {0.25 * X, O, X, -Y - Z}, 0.5);
+    // The point crosses the plane y = z of the triangle only when it is flat (t = 1/2), on its edge OX.
+    collides_first_at(true, {Vec3(0.25, 1, -1), O, X, Y + Z}, {Vec3(0.25, -1, 1), O, X, -Y - Z}, 0.5);
   }
   SECTION("parallel edges sliding onto each other") {
-    collides_first_at(false, {O + Z, X + Z, 2 * X, 3 * X}, {O - Z, X - Z, 2 * X, 3 * X}, 0.5);
-    separated(false, {O + Z, X + Z, 2 * X, 3 * X}, {O + 2 * Z, X + 2 * Z, 2 * X, 3 * X});
+    collides_first_at(false, {O + Z, X + Z, 0.5 * X, 3 * X}, {O - Z, X - Z, 0.5 * X, 3 * X}, 0.5);
+    separated(false, {O + Z, X + Z, 0.5 * X, 3 * X}, {O + 2 * Z, X + 2 * Z, 0.5 * X, 3 * X});
   }
   SECTION("collinear edges meeting end to end exactly at t = 1") {
     collides_first_at(false, {O, X, 3 * X, 4 * X}, {O, X, X, 2 * X}, 1.0);
@@ -166,7 +167,8 @@ TEST_CASE("exact CCD agrees with the exact oracle on random and near-degenerate 
       }
       // A point of the other primitive at t = 1/2 on a corner, an edge or inside (rounded to a coarse grid).
       const double s = std::round(4 * (u(rng) + 1)) / 8, r = vf ? std::round(4 * (u(rng) + 1)) / 16 : 0.0;
-      const Vec3 contact = vf ? mid[1] + s * (mid[2] - mid[1]) + r * (mid[3] - mid[1]) : mid[2] + s * (mid[3] - mid[2]);
+      const Vec3 contact = vf ? Vec3(mid[1] + s * (mid[2] - mid[1]) + r * (mid[3] - mid[1]))
+                              : Vec3(mid[2] + s * (mid[3] - mid[2]));
       x0[0] = Vec3(u(rng), u(rng), u(rng));
       x1[0] = 2 * contact - x0[0];  // passes through `contact` at t = 1/2 (up to rounding)
       if (k % 2) x1[0][k % 3] += std::ldexp(k % 4 == 1 ? 1.0 : -1.0, -20 - k);
