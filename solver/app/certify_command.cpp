@@ -16,6 +16,8 @@ void add_certify_command(CLI::App& app) {
       ->required();
   cmd->add_flag("--json", opts->json, "machine-readable report");
   cmd->add_flag("--continuous", opts->continuous, "also check the straight-line motion between consecutive frames");
+  cmd->add_option("--pairs-out", opts->pairs_out, "with --continuous: write every colliding primitive pair to this CSV")
+      ->needs("--continuous");
   cmd->add_option("--ground", *ground, "ground plane height (overrides the trajectory's)");
   cmd->add_flag("--no-ground", opts->no_ground, "ignore any ground plane");
   cmd->add_option("--threads", opts->threads, "worker threads (0: all cores)");

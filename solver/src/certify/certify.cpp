@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 
 namespace eipc::certify {
 
@@ -75,8 +76,8 @@ CertifyReport certify_trajectory(const Trajectory& trajectory, const CertifyOpti
     if (options.continuous && k > 0) {
       const Frame& prev = trajectory.frames[k - 1];
       report.motions.push_back({static_cast<int>(k - 1), static_cast<int>(k), prev.time, f.time,
-                                check_motion(states(prev, k - 1), states(f, k), report.ground_height, options.motion,
-                                             options.max_examples)});
+                                check_motion(states(prev, k - 1), states(f, k), report.ground_height,
+                                             options.max_examples, !options.pairs_out.empty())});
     }
   }
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -103,6 +104,11 @@ int certify_command(const std::string& path, const CertifyOptions& options, std:
   try {
     CertifyReport report = certify_trajectory(load_certify_input(path), options, path);
     report.has_times = !is_obj_input(path);
+    if (!options.pairs_out.empty()) {
+      std::ofstream csv(options.pairs_out);
+      if (csv) write_colliding_pairs_csv(report, csv);
+      if (!csv) throw InputError(options.pairs_out + ": cannot write the colliding pairs");
+    }
     if (options.json) print_report_json(report, out);
     else print_report(report, out);
     return report.exit_code();

@@ -85,6 +85,8 @@ std::vector<SignConditions> edge_edge_contact(const std::array<Vec3, 4>& x0, con
   return out;
 }
 
+std::array<double, 2> outward(const Rational& lo, const Rational& hi) { return {down(lo), up(hi)}; }
+
 std::optional<std::array<double, 2>> earliest_contact(const std::vector<SignConditions>& alternatives) {
   // min over the alternatives of their earliest times lies in [min lo, min hi].
   std::optional<std::array<double, 2>> bracket;
@@ -93,7 +95,7 @@ std::optional<std::array<double, 2>> earliest_contact(const std::vector<SignCond
     std::optional<ExactTime> t = earliest_time(conditions);
     if (!t) continue;
     t->narrow(width);
-    const std::array<double, 2> b{down(t->root.lo), up(t->root.hi)};
+    const std::array<double, 2> b = outward(t->root.lo, t->root.hi);
     if (!bracket) bracket = b;
     else bracket = std::array<double, 2>{std::min((*bracket)[0], b[0]), std::min((*bracket)[1], b[1])};
   }

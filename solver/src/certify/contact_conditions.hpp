@@ -27,6 +27,9 @@ std::vector<SignConditions> point_triangle_contact(const std::array<Vec3, 4>& x0
 /// Vertices (p0, p1, q0, q1) at t = 0 and t = 1.
 std::vector<SignConditions> edge_edge_contact(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1);
 
+/// [lo, hi] as doubles, rounded outward.
+std::array<double, 2> outward(const Rational& lo, const Rational& hi);
+
 /// Closed bracket [lo, hi] (doubles rounded outward) of the earliest t in [0, 1]
 /// at which one of the alternatives holds, narrowed to about 2^-50; none if never.
 std::optional<std::array<double, 2>> earliest_contact(const std::vector<SignConditions>& alternatives);

@@ -2,6 +2,8 @@
 
 #include "contact_conditions.hpp"
 
+#include <chrono>
+
 namespace eipc::certify {
 namespace {
 
@@ -19,7 +21,9 @@ PairDecision decide(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1
   d.verdict = filter(x0, x1, exact_ccd_filter_budget, &bracket);
   if (d.verdict == MotionVerdict::inconclusive) {
     d.exact_path = true;
+    const auto start = std::chrono::steady_clock::now();
     const auto first = earliest_contact(conditions(x0, x1));
+    d.exact_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     d.verdict = first ? MotionVerdict::collision : MotionVerdict::separated;
     if (first) bracket = *first;
   }

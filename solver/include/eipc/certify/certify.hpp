@@ -22,7 +22,7 @@ struct CertifyOptions {
   bool no_ground = false;               ///< ignore any ground plane
   int max_examples = 10;                ///< offending pairs kept per frame / motion
   int threads = 0;                      ///< TBB threads (0 = all); results do not depend on it
-  MotionTestOptions motion;                   ///< budget of the continuous test
+  std::string pairs_out;                ///< with continuous: write every colliding primitive pair to this CSV
 };
 
 struct FrameReport {
@@ -84,6 +84,9 @@ CertifyReport certify_trajectory(const Trajectory& trajectory, const CertifyOpti
 void print_report(const CertifyReport& report, std::ostream& out);
 /// JSON report (format "eipc-certify", version 1; schema in docs/certify.md).
 void print_report_json(const CertifyReport& report, std::ostream& out);
+
+/// Every colliding primitive pair of every motion as CSV (columns in docs/certify.md, "--pairs-out").
+void write_colliding_pairs_csv(const CertifyReport& report, std::ostream& out);
 
 /// Loads FILE.h5 (trajectory file), a directory of OBJ frames, or one OBJ file.
 Trajectory load_certify_input(const std::string& path);

@@ -20,6 +20,7 @@ struct PairDecision {
   MotionVerdict verdict = MotionVerdict::inconclusive;
   double t_lo = 0.0, t_hi = 0.0;  ///< collision: the first contact time lies in [t_lo, t_hi]
   bool exact_path = false;        ///< the filters could not decide; exact arithmetic did
+  double exact_seconds = 0.0;     ///< time spent in exact arithmetic (0 unless exact_path)
 };
 
 /// Budget of the floating-point filter before the exact path takes over.
