@@ -19,7 +19,10 @@ PairDecision decide(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1
   if (!finite(x0, x1)) return d;
   std::array<double, 2> bracket{0.0, 1.0};
   d.verdict = filter(x0, x1, exact_ccd_filter_budget, &bracket);
-  if (d.verdict == MotionVerdict::inconclusive) {
+  // The filter's bracket stops narrowing where a half is neither separated nor
+  // strictly crossing (e.g. touching exactly at its end): the exact path brackets those.
+  const bool wide = d.verdict == MotionVerdict::collision && bracket[1] - bracket[0] > exact_ccd_bracket_width;
+  if (d.verdict == MotionVerdict::inconclusive || wide) {
     d.exact_path = true;
     const auto start = std::chrono::steady_clock::now();
     const auto first = earliest_contact(conditions(x0, x1));

@@ -25,6 +25,8 @@ struct PairDecision {
 
 /// Budget of the floating-point filter before the exact path takes over.
 inline constexpr MotionTestOptions exact_ccd_filter_budget{16, 64};
+/// A collision bracket from the filter wider than this is narrowed by the exact path (to about 2^-50).
+inline constexpr double exact_ccd_bracket_width = 1.0 / (1 << 20);
 
 /// Vertices (p, a, b, c): point p against the closed triangle abc.
 PairDecision decide_point_triangle(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1);
