@@ -1,6 +1,5 @@
-// Closed-box broad phase with CGAL::box_self_intersection_d and
-// box_intersection_d (segment-tree based). The callback order is
-// implementation-defined: pairs of one set are sorted, pairs of two sets are left to the caller.
+// Closed-box broad phase with CGAL::box_self_intersection_d (segment-tree
+// based). The callback order is implementation-defined, so pairs are sorted.
 #include "eipc/certify/box_overlap.hpp"
 
 #include <CGAL/Bbox_3.h>
@@ -13,31 +12,22 @@ namespace {
 
 using BaseBox = CGAL::Box_intersection_d::Box_d<double, 3, CGAL::Box_intersection_d::ID_NONE>;
 
-/// A box whose id is our index, plus an offset that keeps the ids of two sets
-/// distinct (CGAL breaks ties by id; its own id policies are not usable for self intersection).
+/// A box whose id is our index (CGAL's own id policies are not usable for self intersection).
 struct IndexedBox : BaseBox {
   using ID = std::size_t;
-  IndexedBox(const Box3& b, int i, std::size_t id_offset)
-      : BaseBox(CGAL::Bbox_3(b.lo.x(), b.lo.y(), b.lo.z(), b.hi.x(), b.hi.y(), b.hi.z())), index(i),
-        id_(id_offset + static_cast<std::size_t>(i)) {}
-  ID id() const { return id_; }
+  IndexedBox(const Box3& b, int i)
+      : BaseBox(CGAL::Bbox_3(b.lo.x(), b.lo.y(), b.lo.z(), b.hi.x(), b.hi.y(), b.hi.z())), index(i) {}
+  ID id() const { return static_cast<ID>(index); }
   int index;
-  std::size_t id_;
 };
-
-std::vector<IndexedBox> indexed(const std::vector<Box3>& boxes, std::size_t id_offset = 0) {
-  std::vector<IndexedBox> cgal_boxes;
-  cgal_boxes.reserve(boxes.size());
-  for (std::size_t i = 0; i < boxes.size(); ++i)
-    if ((boxes[i].lo.array() <= boxes[i].hi.array()).all())
-      cgal_boxes.emplace_back(boxes[i], static_cast<int>(i), id_offset);
-  return cgal_boxes;
-}
 
 }  // namespace
 
 std::vector<std::pair<int, int>> overlapping_box_pairs(const std::vector<Box3>& boxes) {
-  std::vector<IndexedBox> cgal_boxes = indexed(boxes);
+  std::vector<IndexedBox> cgal_boxes;
+  cgal_boxes.reserve(boxes.size());
+  for (std::size_t i = 0; i < boxes.size(); ++i)
+    if ((boxes[i].lo.array() <= boxes[i].hi.array()).all()) cgal_boxes.emplace_back(boxes[i], static_cast<int>(i));
   std::vector<std::pair<int, int>> pairs;
   CGAL::box_self_intersection_d(
       cgal_boxes.begin(), cgal_boxes.end(),
@@ -47,16 +37,6 @@ std::vector<std::pair<int, int>> overlapping_box_pairs(const std::vector<Box3>& 
       std::ptrdiff_t(10), CGAL::Box_intersection_d::CLOSED);
   std::sort(pairs.begin(), pairs.end());
   pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
-  return pairs;
-}
-
-std::vector<std::pair<int, int>> overlapping_box_pairs(const std::vector<Box3>& a, const std::vector<Box3>& b) {
-  std::vector<IndexedBox> boxes_a = indexed(a), boxes_b = indexed(b, a.size());
-  std::vector<std::pair<int, int>> pairs;
-  CGAL::box_intersection_d(
-      boxes_a.begin(), boxes_a.end(), boxes_b.begin(), boxes_b.end(),
-      [&](const IndexedBox& x, const IndexedBox& y) { pairs.emplace_back(x.index, y.index); }, std::ptrdiff_t(10),
-      CGAL::Box_intersection_d::CLOSED);
   return pairs;
 }
 

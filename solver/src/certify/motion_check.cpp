@@ -1,7 +1,7 @@
 #include "eipc/certify/motion_check.hpp"
 #include "eipc/mesh/surface.hpp"
 
-#include "eipc/certify/box_overlap.hpp"
+#include "eipc/broad_phase/broad_phase.hpp"
 #include "eipc/certify/exact_ccd.hpp"
 #include "contact_conditions.hpp"
 #include "stacked_triangles.hpp"
@@ -18,43 +18,52 @@
 namespace eipc::certify {
 namespace {
 
-/// The primitives of all bodies under global vertex ids (StackedTriangles numbering).
-struct Primitives {
-  std::vector<long> vertices;                  ///< surface vertices
-  std::vector<std::array<long, 2>> edges;      ///< sorted ends
-  std::vector<std::array<long, 3>> faces;      ///< corners, global triangle order
-  std::vector<int> vertex_body, edge_body, face_body;
+/// The surfaces of all bodies as one collision mesh of their surface vertices
+/// only (interior vertices of tet meshes take no part), for the core's broad phase.
+struct SurfaceMesh {
+  CollisionMesh mesh;
+  Positions x0, x1;
+  std::vector<int> body, local;  ///< per mesh vertex: its body and its row in the body's positions
 };
 
-Primitives collect(const std::vector<BodyState>& bodies, const StackedTriangles& tris) {
-  Primitives p;
-  for (std::size_t b = 0; b < bodies.size(); ++b) {
-    const Tris& f = *bodies[b].faces;
-    const long offset = tris.vertex_offset[b];
-    for (int v : surface_vertices(f)) p.vertices.push_back(offset + v);
-    std::vector<std::array<long, 2>> edges;
+SurfaceMesh surface_mesh(const std::vector<BodyState>& from, const std::vector<BodyState>& to) {
+  SurfaceMesh s;
+  std::vector<std::array<int, 3>> faces;
+  std::vector<std::array<int, 2>> edges;
+  for (std::size_t b = 0; b < from.size(); ++b) {
+    const Tris& f = *from[b].faces;
+    std::vector<int> index(static_cast<std::size_t>(from[b].x->rows()), -1);
+    for (int v : surface_vertices(f)) {
+      index[v] = static_cast<int>(s.body.size());
+      s.body.push_back(static_cast<int>(b));
+      s.local.push_back(v);
+    }
+    std::vector<std::array<int, 2>> body_edges;
     for (int r = 0; r < f.rows(); ++r) {
-      p.faces.push_back({offset + f(r, 0), offset + f(r, 1), offset + f(r, 2)});
+      faces.push_back({index[f(r, 0)], index[f(r, 1)], index[f(r, 2)]});
       for (int k = 0; k < 3; ++k) {
-        const long u = offset + f(r, k), w = offset + f(r, (k + 1) % 3);
-        edges.push_back({std::min(u, w), std::max(u, w)});
+        const int u = index[f(r, k)], w = index[f(r, (k + 1) % 3)];
+        body_edges.push_back({std::min(u, w), std::max(u, w)});
       }
     }
-    std::sort(edges.begin(), edges.end());
-    edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
-    p.edges.insert(p.edges.end(), edges.begin(), edges.end());
-    p.vertex_body.resize(p.vertices.size(), static_cast<int>(b));
-    p.edge_body.resize(p.edges.size(), static_cast<int>(b));
-    p.face_body.resize(p.faces.size(), static_cast<int>(b));
+    std::sort(body_edges.begin(), body_edges.end());
+    body_edges.erase(std::unique(body_edges.begin(), body_edges.end()), body_edges.end());
+    edges.insert(edges.end(), body_edges.begin(), body_edges.end());
   }
-  return p;
-}
-
-template <std::size_t N>
-Box3 swept_box(const std::array<long, N>& ids, const std::vector<Vec3>& x0, const std::vector<Vec3>& x1) {
-  Box3 box;
-  for (long id : ids) { box.extend(x0[id]); box.extend(x1[id]); }
-  return box;
+  const int n = static_cast<int>(s.body.size());
+  s.x0.resize(n, 3);
+  s.x1.resize(n, 3);
+  for (int i = 0; i < n; ++i) {
+    s.x0.row(i) = from[s.body[i]].x->row(s.local[i]);
+    s.x1.row(i) = to[s.body[i]].x->row(s.local[i]);
+  }
+  s.mesh.rest = s.x0;
+  s.mesh.vertex_body = s.body;
+  s.mesh.faces.resize(static_cast<long>(faces.size()), 3);
+  for (std::size_t r = 0; r < faces.size(); ++r) s.mesh.faces.row(r) << faces[r][0], faces[r][1], faces[r][2];
+  s.mesh.edges.resize(static_cast<long>(edges.size()), 2);
+  for (std::size_t r = 0; r < edges.size(); ++r) s.mesh.edges.row(r) << edges[r][0], edges[r][1];
+  return s;
 }
 
 MotionPair ground_pair(int body, int vertex, double z0, double z1, double h) {
@@ -83,45 +92,23 @@ MotionCheck check_motion(const std::vector<BodyState>& from, const std::vector<B
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
   MotionCheck out;
-  const StackedTriangles tris(from);
-  const long n_vertices = tris.vertex_offset.back();
-  std::vector<Vec3> x0(n_vertices), x1(n_vertices);
-  for (long id = 0; id < n_vertices; ++id) { x0[id] = tris.position(from, id); x1[id] = tris.position(to, id); }
-  const Primitives prim = collect(from, tris);
+  const StackedTriangles tris(from);  // global triangle numbering, as the frame check's
+  const SurfaceMesh surface = surface_mesh(from, to);
+  const CollisionMesh& mesh = surface.mesh;
+  auto x0 = [&](int v) -> Vec3 { return surface.x0.row(v).transpose(); };
+  auto x1 = [&](int v) -> Vec3 { return surface.x1.row(v).transpose(); };
 
   std::vector<MotionPair> found;
   if (ground_height)
-    for (std::size_t i = 0; i < prim.vertices.size(); ++i) {  // surface vertices, as in check_frame
-      const long id = prim.vertices[i];
-      if (x0[id].z() <= *ground_height || x1[id].z() <= *ground_height)
-        found.push_back(ground_pair(prim.vertex_body[i], tris.locate(id).second, x0[id].z(), x1[id].z(), *ground_height));
-    }
+    for (int v = 0; v < mesh.num_vertices(); ++v)  // surface vertices, as in check_frame
+      if (surface.x0(v, 2) <= *ground_height || surface.x1(v, 2) <= *ground_height)
+        found.push_back(ground_pair(surface.body[v], surface.local[v], surface.x0(v, 2), surface.x1(v, 2), *ground_height));
 
-  // Broad phase: swept boxes of vertices against faces, edges against edges.
-  std::vector<Box3> vertex_boxes(prim.vertices.size()), edge_boxes(prim.edges.size()), face_boxes(prim.faces.size());
-  tbb::parallel_for(std::size_t(0), prim.vertices.size(), [&](std::size_t i) {
-    vertex_boxes[i] = swept_box(std::array<long, 1>{prim.vertices[i]}, x0, x1);
-  });
-  tbb::parallel_for(std::size_t(0), prim.edges.size(), [&](std::size_t i) { edge_boxes[i] = swept_box(prim.edges[i], x0, x1); });
-  tbb::parallel_for(std::size_t(0), prim.faces.size(), [&](std::size_t i) { face_boxes[i] = swept_box(prim.faces[i], x0, x1); });
-  std::vector<std::pair<int, int>> vertex_face = overlapping_box_pairs(vertex_boxes, face_boxes);
-  vertex_face.erase(std::remove_if(vertex_face.begin(), vertex_face.end(),
-                                   [&](const std::pair<int, int>& vf) {
-                                     const auto& f = prim.faces[vf.second];
-                                     const long v = prim.vertices[vf.first];
-                                     return v == f[0] || v == f[1] || v == f[2];
-                                   }),
-                    vertex_face.end());
-  std::vector<std::pair<int, int>> edge_edge = overlapping_box_pairs(edge_boxes);
-  edge_edge.erase(std::remove_if(edge_edge.begin(), edge_edge.end(),
-                                 [&](const std::pair<int, int>& ee) {
-                                   const auto& e = prim.edges[ee.first];
-                                   const auto& f = prim.edges[ee.second];
-                                   return e[0] == f[0] || e[0] == f[1] || e[1] == f[0] || e[1] == f[1];
-                                 }),
-                  edge_edge.end());
-  out.vertex_face_candidates = vertex_face.size();
-  out.edge_edge_candidates = edge_edge.size();
+  // Broad phase (the simulator's, eipc_core): closed swept boxes (no inflation) of
+  // vertices, edges and faces; pairs joined by a shared vertex are left out.
+  const Candidates candidates = find_candidates(mesh, surface.x0, surface.x1, 0.0);
+  out.vertex_face_candidates = candidates.point_triangle.size();
+  out.edge_edge_candidates = candidates.edge_edge.size();
   const auto broad_done = Clock::now();
   out.broad_seconds = std::chrono::duration<double>(broad_done - start).count();
 
@@ -141,32 +128,31 @@ MotionCheck check_motion(const std::vector<BodyState>& from, const std::vector<B
     p.t_hi = d.t_hi;
     l.pairs.push_back(p);
   };
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, vertex_face.size(), 256), [&](const auto& range) {
+  const auto& pt = candidates.point_triangle;
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pt.size(), 256), [&](const auto& range) {
     Local& l = local.local();
     for (std::size_t i = range.begin(); i != range.end(); ++i) {
-      const long v = prim.vertices[vertex_face[i].first];
-      const int g = vertex_face[i].second;
-      const auto& f = prim.faces[g];
+      const int v = pt[i].vertex, g = pt[i].face;
+      const auto f = mesh.faces.row(g);
       const PairDecision d =
-          decide_point_triangle({x0[v], x0[f[0]], x0[f[1]], x0[f[2]]}, {x1[v], x1[f[0]], x1[f[1]], x1[f[2]]});
+          decide_point_triangle({x0(v), x0(f[0]), x0(f[1]), x0(f[2])}, {x1(v), x1(f[0]), x1(f[1]), x1(f[2])});
       if (d.verdict == MotionVerdict::separated && !d.exact_path) continue;
-      MotionPair p{MotionPrimitive::point_triangle, d.verdict, tris.locate(v).first, {tris.locate(v).second, -1},
-                   tris.body[g]};
+      MotionPair p{MotionPrimitive::point_triangle, d.verdict, surface.body[v], {surface.local[v], -1}, tris.body[g]};
       p.triangle_b = tris.local[g];
-      for (int c = 0; c < 3; ++c) p.b[c] = tris.locate(f[c]).second;
+      for (int c = 0; c < 3; ++c) p.b[c] = surface.local[f[c]];
       record(l, d, p);
     }
   });
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, edge_edge.size(), 256), [&](const auto& range) {
+  const auto& ee = candidates.edge_edge;
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, ee.size(), 256), [&](const auto& range) {
     Local& l = local.local();
     for (std::size_t i = range.begin(); i != range.end(); ++i) {
-      const auto& e = prim.edges[edge_edge[i].first];
-      const auto& f = prim.edges[edge_edge[i].second];
-      const PairDecision d = decide_edge_edge({x0[e[0]], x0[e[1]], x0[f[0]], x0[f[1]]}, {x1[e[0]], x1[e[1]], x1[f[0]], x1[f[1]]});
+      const auto e = mesh.edges.row(ee[i].edge_a), f = mesh.edges.row(ee[i].edge_b);
+      const PairDecision d =
+          decide_edge_edge({x0(e[0]), x0(e[1]), x0(f[0]), x0(f[1])}, {x1(e[0]), x1(e[1]), x1(f[0]), x1(f[1])});
       if (d.verdict == MotionVerdict::separated && !d.exact_path) continue;
-      MotionPair p{MotionPrimitive::edge_edge, d.verdict, tris.locate(e[0]).first,
-                   {tris.locate(e[0]).second, tris.locate(e[1]).second}, tris.locate(f[0]).first,
-                   {tris.locate(f[0]).second, tris.locate(f[1]).second, -1}};
+      MotionPair p{MotionPrimitive::edge_edge, d.verdict, surface.body[e[0]], {surface.local[e[0]], surface.local[e[1]]},
+                   surface.body[f[0]], {surface.local[f[0]], surface.local[f[1]], -1}};
       record(l, d, p);
     }
   });

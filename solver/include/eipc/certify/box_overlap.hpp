@@ -24,7 +24,4 @@ struct Box3 {
 /// Every pair (i, j), i < j, of boxes whose closed extents overlap, sorted.
 std::vector<std::pair<int, int>> overlapping_box_pairs(const std::vector<Box3>& boxes);
 
-/// Every pair (i, j) of a box a[i] and a box b[j] whose closed extents overlap, in no particular order.
-std::vector<std::pair<int, int>> overlapping_box_pairs(const std::vector<Box3>& a, const std::vector<Box3>& b);
-
 }  // namespace eipc::certify

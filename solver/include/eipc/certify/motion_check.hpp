@@ -2,9 +2,10 @@
 // frames (`eipc certify --continuous`): every vertex moves on
 // x(t) = x_from + t (x_to - x_from), t in [0, 1].
 //
-// Broad phase at the primitive level: closed boxes of every surface vertex,
-// edge and face swept over both frames; vertex-face and edge-edge pairs whose
-// boxes overlap (pairs joined by a shared vertex of one body excepted). Each is
+// Broad phase at the primitive level (the simulator's find_candidates, TBB,
+// with no inflation): closed boxes of every surface vertex, edge and face swept
+// over both frames; vertex-face and edge-edge pairs whose boxes overlap (pairs
+// joined by a shared vertex of one body excepted). Each is
 // decided exactly (exact_ccd.hpp): collision, with a bracket of its first contact
 // time, or separated. Ground: a vertex moving on a line stays above z = h iff
 // both ends are above it (exact).
