@@ -29,6 +29,21 @@ IV3 position(const Vec3& x0, const Vec3& x1, const I& t) {
   return {c(0), c(1), c(2)};
 }
 
+/// Enclosures of the four moving vertices for t in T.
+std::array<IV3, 4> positions(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1, const I& t) {
+  return {position(x0[0], x1[0], t), position(x0[1], x1[1], t), position(x0[2], x1[2], t), position(x0[3], x1[3], t)};
+}
+
+/// det(x_b - x_a, x_c - x_a, x_d - x_a) at the instant t, for {a, b, c, d} = v: zero iff coplanar.
+I volume_at(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1, double t, const std::array<int, 4>& v) {
+  const auto x = positions(x0, x1, I(t));
+  return dot(cross(x[v[1]] - x[v[0]], x[v[2]] - x[v[0]]), x[v[3]] - x[v[0]]);
+}
+
+bool strict_sign_change(const I& f0, const I& f1) {
+  return (f0.sup() < 0 && f1.inf() > 0) || (f0.inf() > 0 && f1.sup() < 0);
+}
+
 /// N moving vertices; the first `na` form primitive A, the rest primitive B.
 template <int N>
 struct Motion {
@@ -138,18 +153,9 @@ MotionVerdict point_triangle_motion_test(const std::array<Vec3, 4>& x0, const st
   if (never_coplanar(difference(x0, x1, 1, 2), difference(x0, x1, 1, 3), difference(x0, x1, 1, 0)))
     return MotionVerdict::separated;
   const Motion<4> m{x0, x1, 1};
-  auto coplanarity = [&](double t) {  // f(t) at one instant
-    const I ti(t);
-    const IV3 p = position(x0[0], x1[0], ti), a = position(x0[1], x1[1], ti);
-    const IV3 b = position(x0[2], x1[2], ti), c = position(x0[3], x1[3], ti);
-    return dot(cross(b - a, c - a), p - a);
-  };
   auto collides = [&](double t0, double t1) {
-    const I f0 = coplanarity(t0), f1 = coplanarity(t1);
-    if (!((f0.sup() < 0 && f1.inf() > 0) || (f0.inf() > 0 && f1.sup() < 0))) return false;
-    const I t(t0, t1);
-    const IV3 p = position(x0[0], x1[0], t), a = position(x0[1], x1[1], t);
-    const IV3 b = position(x0[2], x1[2], t), c = position(x0[3], x1[3], t);
+    if (!strict_sign_change(volume_at(x0, x1, t0, {1, 2, 3, 0}), volume_at(x0, x1, t1, {1, 2, 3, 0}))) return false;
+    const auto [p, a, b, c] = positions(x0, x1, I(t0, t1));
     const IV3 n = cross(b - a, c - a);
     return dot(cross(b - a, p - a), n).inf() > 0 && dot(cross(c - b, p - b), n).inf() > 0 &&
            dot(cross(a - c, p - c), n).inf() > 0;
@@ -167,20 +173,11 @@ MotionVerdict edge_edge_motion_test(const std::array<Vec3, 4>& x0, const std::ar
   if (never_coplanar(difference(x0, x1, 0, 1), difference(x0, x1, 0, 2), difference(x0, x1, 0, 3)))
     return MotionVerdict::separated;
   const Motion<4> m{x0, x1, 2};
-  auto coplanarity = [&](double t) {  // det(p1-p0, q0-p0, q1-p0) at one instant
-    const I ti(t);
-    const IV3 p0 = position(x0[0], x1[0], ti), p1 = position(x0[1], x1[1], ti);
-    const IV3 q0 = position(x0[2], x1[2], ti), q1 = position(x0[3], x1[3], ti);
-    return dot(cross(p1 - p0, q0 - p0), q1 - p0);
-  };
   // A strict sign change of the coplanarity while the edges cross strictly
   // inside each other throughout T (contact_conditions.hpp) proves a contact in T.
   auto collides = [&](double t0, double t1) {
-    const I f0 = coplanarity(t0), f1 = coplanarity(t1);
-    if (!((f0.sup() < 0 && f1.inf() > 0) || (f0.inf() > 0 && f1.sup() < 0))) return false;
-    const I t(t0, t1);
-    const IV3 p0 = position(x0[0], x1[0], t), p1 = position(x0[1], x1[1], t);
-    const IV3 q0 = position(x0[2], x1[2], t), q1 = position(x0[3], x1[3], t);
+    if (!strict_sign_change(volume_at(x0, x1, t0, {0, 1, 2, 3}), volume_at(x0, x1, t1, {0, 1, 2, 3}))) return false;
+    const auto [p0, p1, q0, q1] = positions(x0, x1, I(t0, t1));
     const IV3 dp = p1 - p0, dq = q1 - q0, n = cross(dp, dq);
     return dot(cross(dp, q0 - p0), n).sup() < 0 && dot(cross(dp, q1 - p0), n).inf() > 0 &&
            dot(cross(dq, p0 - q0), n).inf() > 0 && dot(cross(dq, p1 - q0), n).sup() < 0;
