@@ -12,10 +12,17 @@ struct MovingVector {
   std::array<RationalPolynomial, 3> c;
 };
 
-MovingVector moving(const Vec3& a, const Vec3& b) {
-  return {{RationalPolynomial::linear(a.x(), b.x()), RationalPolynomial::linear(a.y(), b.y()),
-           RationalPolynomial::linear(a.z(), b.z())}};
+MovingVector moving(const Vec3& a, const Vec3& b, long scale_exponent) {
+  MovingVector m;
+  for (int k = 0; k < 3; ++k) {
+    Rational ra(a[k]), rb(b[k]);
+    mpq_mul_2exp(ra.get_mpq_t(), ra.get_mpq_t(), static_cast<mp_bitcnt_t>(scale_exponent));
+    mpq_mul_2exp(rb.get_mpq_t(), rb.get_mpq_t(), static_cast<mp_bitcnt_t>(scale_exponent));
+    m.c[k] = RationalPolynomial({ra, rb - ra});
+  }
+  return m;
 }
+
 MovingVector operator-(const MovingVector& a, const MovingVector& b) {
   return {{a.c[0] - b.c[0], a.c[1] - b.c[1], a.c[2] - b.c[2]}};
 }
@@ -26,9 +33,21 @@ RationalPolynomial dot(const MovingVector& a, const MovingVector& b) {
   return a.c[0] * b.c[0] + a.c[1] * b.c[1] + a.c[2] * b.c[2];
 }
 
+/// The four moving points, every coordinate scaled by one power of two that makes
+/// them all integers: the conditions are homogeneous in the coordinates (built from
+/// differences), so no sign changes, and integer coefficients need no gcds.
 std::array<MovingVector, 4> motion(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1) {
+  int lowest = 0;  // smallest exponent of a coordinate's last mantissa bit
+  for (const auto* x : {&x0, &x1})
+    for (const Vec3& v : *x)
+      for (int k = 0; k < 3; ++k)
+        if (v[k] != 0.0) {
+          int e = 0;
+          std::frexp(v[k], &e);
+          lowest = std::min(lowest, e - std::numeric_limits<double>::digits);
+        }
   std::array<MovingVector, 4> x;
-  for (int i = 0; i < 4; ++i) x[i] = moving(x0[i], x1[i]);
+  for (int i = 0; i < 4; ++i) x[i] = moving(x0[i], x1[i], -lowest);
   return x;
 }
 

@@ -10,12 +10,36 @@ namespace eipc::certify {
 
 RationalPolynomial::RationalPolynomial(std::vector<Rational> coefficients) : c_(std::move(coefficients)) { trim(); }
 
-RationalPolynomial RationalPolynomial::linear(double a, double b) {
-  return RationalPolynomial({Rational(a), Rational(b) - Rational(a)});
-}
 
 void RationalPolynomial::trim() {
   while (!c_.empty() && sgn(c_.back()) == 0) c_.pop_back();
+  integral_ = true;
+  for (const auto& c : c_) integral_ = integral_ && c.get_den() == 1;
+}
+
+int RationalPolynomial::sign_at(const Rational& t) const {
+  if (!integral_) return sgn((*this)(t));
+  if (c_.empty()) return 0;
+  const mpz_class &n = t.get_num(), &d = t.get_den();
+  mpz_class v = c_.back().get_num(), d_power = 1;
+  for (int i = degree() - 1; i >= 0; --i) {
+    d_power *= d;
+    v = v * n + c_[i].get_num() * d_power;
+  }
+  return sgn(v);
+}
+
+RationalPolynomial RationalPolynomial::primitive() const {
+  if (is_zero()) return *this;
+  mpz_class denominators = 1, common = 0;
+  for (const auto& c : c_) denominators = lcm(denominators, c.get_den());
+  std::vector<Rational> p;
+  for (const auto& c : c_) {
+    p.emplace_back(c.get_num() * (denominators / c.get_den()));
+    common = gcd(common, p.back().get_num());
+  }
+  for (auto& c : p) c /= common;
+  return RationalPolynomial(std::move(p));
 }
 
 Rational RationalPolynomial::operator()(const Rational& t) const {
@@ -28,13 +52,6 @@ RationalPolynomial RationalPolynomial::derivative() const {
   std::vector<Rational> d;
   for (std::size_t i = 1; i < c_.size(); ++i) d.push_back(c_[i] * static_cast<long>(i));
   return RationalPolynomial(std::move(d));
-}
-
-RationalPolynomial RationalPolynomial::monic() const {
-  if (is_zero()) return *this;
-  std::vector<Rational> m(c_);
-  for (auto& x : m) x /= c_.back();
-  return RationalPolynomial(std::move(m));
 }
 
 RationalPolynomial operator+(const RationalPolynomial& a, const RationalPolynomial& b) {
@@ -77,35 +94,51 @@ std::pair<RationalPolynomial, RationalPolynomial> divide(const RationalPolynomia
 }
 }  // namespace
 
-RationalPolynomial RationalPolynomial::remainder(const RationalPolynomial& b) const { return divide(*this, b).second; }
+RationalPolynomial RationalPolynomial::remainder(const RationalPolynomial& b) const {
+  if (!integral_ || !b.integral_) return divide(*this, b).second;
+  // Pseudo-division in integers (no gcds): each step scales by b's leading
+  // coefficient; the product of those scales is made positive at the end.
+  std::vector<mpz_class> r;
+  for (const auto& c : c_) r.push_back(c.get_num());
+  const int db = b.degree();
+  const mpz_class& lead = b.c_.back().get_num();
+  bool negative = false;
+  for (int i = degree(); i >= db; --i) {
+    if (sgn(r[i]) == 0) continue;
+    const mpz_class f = r[i];
+    for (auto& x : r) x *= lead;
+    negative ^= sgn(lead) < 0;
+    for (int j = 0; j <= db; ++j) r[i - db + j] -= f * b.c_[j].get_num();
+  }
+  std::vector<Rational> out;
+  for (auto& x : r) out.emplace_back(negative ? mpz_class(-x) : x);
+  return RationalPolynomial(std::move(out));
+}
 RationalPolynomial RationalPolynomial::quotient(const RationalPolynomial& b) const { return divide(*this, b).first; }
 
 RationalPolynomial gcd(RationalPolynomial a, RationalPolynomial b) {
   while (!b.is_zero()) {
     RationalPolynomial r = a.remainder(b);
     a = std::move(b);
-    b = r.monic();  // keeps the coefficients from growing
+    b = r.primitive();  // keeps the coefficients from growing
   }
-  return a.monic();
+  return a.primitive();
 }
 
 RationalPolynomial square_free_part(const RationalPolynomial& p) {
-  if (p.degree() <= 0) return p.monic();
-  return p.quotient(gcd(p, p.derivative())).monic();
+  if (p.degree() <= 0) return p.primitive();
+  return p.quotient(gcd(p, p.derivative())).primitive();
 }
 
 SturmSequence::SturmSequence(const RationalPolynomial& square_free) {
   seq_.push_back(square_free);
   seq_.push_back(square_free.derivative());
   // Scaling by a positive constant keeps the sign variations and the coefficients small.
-  auto scaled = [](const RationalPolynomial& p) {
-    const RationalPolynomial m = p.monic();
-    return sgn(p.coefficient(p.degree())) > 0 ? m : -m;
-  };
+  seq_.back() = seq_.back().primitive();
   while (!seq_.back().is_zero() && seq_.back().degree() > 0) {
     const RationalPolynomial r = seq_[seq_.size() - 2].remainder(seq_.back());
     if (r.is_zero()) break;
-    seq_.push_back(-scaled(r));
+    seq_.push_back(-r.primitive());
   }
 }
 

@@ -18,22 +18,24 @@ public:
   RationalPolynomial() = default;
   explicit RationalPolynomial(std::vector<Rational> coefficients);  ///< c[i] multiplies t^i
   static RationalPolynomial constant(const Rational& c) { return RationalPolynomial({c}); }
-  /// a + t (b - a): a coordinate moving on a straight line.
-  static RationalPolynomial linear(double a, double b);
 
   bool is_zero() const { return c_.empty(); }
   int degree() const { return static_cast<int>(c_.size()) - 1; }  ///< -1 for zero
   const Rational& coefficient(int i) const { return c_[i]; }
   Rational operator()(const Rational& t) const;  ///< Horner
-  int sign_at(const Rational& t) const { return sgn((*this)(t)); }
+  /// Sign of the value at t; with integer coefficients in integer arithmetic only
+  /// (t = n/d: the sign of sum c_i n^i d^(deg-i)), which needs no gcd.
+  int sign_at(const Rational& t) const;
 
   RationalPolynomial derivative() const;
-  RationalPolynomial monic() const;
+  /// The same polynomial times a positive rational: integer coefficients without a common factor
+  /// (same roots, same signs everywhere; cheaper to evaluate).
+  RationalPolynomial primitive() const;
   friend RationalPolynomial operator+(const RationalPolynomial& a, const RationalPolynomial& b);
   friend RationalPolynomial operator-(const RationalPolynomial& a, const RationalPolynomial& b);
   friend RationalPolynomial operator*(const RationalPolynomial& a, const RationalPolynomial& b);
   RationalPolynomial operator-() const;
-  /// Remainder of the division by a non-zero b.
+  /// Remainder of the division by a non-zero b, up to a positive factor.
   RationalPolynomial remainder(const RationalPolynomial& b) const;
   /// Quotient of the division by a non-zero b.
   RationalPolynomial quotient(const RationalPolynomial& b) const;
@@ -41,11 +43,12 @@ public:
 private:
   void trim();
   std::vector<Rational> c_;
+  bool integral_ = true;  ///< every coefficient an integer
 };
 
-/// Monic greatest common divisor (zero only if both are zero).
+/// Greatest common divisor, primitive (zero only if both are zero).
 RationalPolynomial gcd(RationalPolynomial a, RationalPolynomial b);
-/// p with every root simple (p / gcd(p, p')), monic; p must be non-zero.
+/// p with every root simple (p / gcd(p, p')), primitive; p must be non-zero.
 RationalPolynomial square_free_part(const RationalPolynomial& p);
 
 /// A real root given by rational bounds: exactly `lo` when lo == hi, otherwise

@@ -67,9 +67,14 @@ std::optional<ExactTime> earliest_in_intervals(const SignConditions& c) {
 }  // namespace
 
 std::optional<ExactTime> earliest_time(const SignConditions& conditions) {
-  for (const auto& p : conditions.zero)
-    if (!p.is_zero()) return earliest_common_root(conditions);
-  return earliest_in_intervals(conditions);
+  // Positive multiples change no sign and evaluate faster (integer arithmetic).
+  SignConditions c;
+  for (const auto& p : conditions.zero) c.zero.push_back(p.primitive());
+  for (const auto& p : conditions.positive) c.positive.push_back(p.primitive());
+  for (const auto& p : conditions.nonnegative) c.nonnegative.push_back(p.primitive());
+  for (const auto& p : c.zero)
+    if (!p.is_zero()) return earliest_common_root(c);
+  return earliest_in_intervals(c);
 }
 
 }  // namespace eipc::certify
