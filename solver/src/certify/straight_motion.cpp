@@ -189,28 +189,4 @@ MotionVerdict edge_edge_motion_test(const std::array<Vec3, 4>& x0, const std::ar
                collides, first_contact);
 }
 
-MotionVerdict triangle_triangle_motion_test(const std::array<Vec3, 6>& x0, const std::array<Vec3, 6>& x1,
-                                    const MotionTestOptions& options) {
-  CGAL::Protect_FPU_rounding<true> rounding;
-  const Motion<6> m{x0, x1, 3};
-  auto directions = [](const std::array<Vec3, 6>& x, std::vector<Vec3>& out) {
-    // Direction between the nearest points of the two triangles (over the
-    // 6 point-triangle and 9 edge-edge pairs), then both normals.
-    Vec3 best = Vec3::Constant(std::numeric_limits<double>::infinity());
-    auto consider = [&](const Vec3& d) { if (d.squaredNorm() < best.squaredNorm()) best = d; };
-    for (int i = 0; i < 3; ++i) {
-      consider(x[3 + i] - closest_point_on_triangle(x[3 + i], x[0], x[1], x[2]));
-      consider(closest_point_on_triangle(x[i], x[3], x[4], x[5]) - x[i]);
-      for (int j = 0; j < 3; ++j) {
-        const auto [cp, cq] = closest_points_on_segments(x[i], x[(i + 1) % 3], x[3 + j], x[3 + (j + 1) % 3]);
-        consider(cq - cp);
-      }
-    }
-    out.push_back(best);
-    out.push_back((x[1] - x[0]).cross(x[2] - x[0]));
-    out.push_back((x[4] - x[3]).cross(x[5] - x[3]));
-  };
-  return bisect_in_time(m, options, directions, [](double, double) { return false; }, nullptr);
-}
-
 }  // namespace eipc::certify

@@ -44,9 +44,4 @@ MotionVerdict edge_edge_motion_test(const std::array<Vec3, 4>& x0, const std::ar
                             const MotionTestOptions& options = {},
                             std::array<double, 2>* first_contact = nullptr);
 
-/// Vertices (a0, a1, a2, b0, b1, b2): two whole triangles. Only proves
-/// separation (or returns inconclusive); a cheap filter before the primitive pairs.
-MotionVerdict triangle_triangle_motion_test(const std::array<Vec3, 6>& x0, const std::array<Vec3, 6>& x1,
-                                    const MotionTestOptions& options = {});
-
 }  // namespace eipc::certify
