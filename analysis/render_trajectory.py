@@ -330,6 +330,13 @@ def main(argv):
     except (ValueError, AssertionError):
         fail(f"--size '{a.size}', --view '{a.view}', --times '{a.times}', --notes or --fit-times '{a.fit_times}': "
              "not WxH, x,y,z, t1,t2,..., one note per time and t0,t1")
+    # A time past the run would silently draw its nearest frame, the last one.
+    spacing = float(np.max(np.diff(traj.times))) if len(traj.times) > 1 else 0.0
+    for option, values in (("--times", times), ("--fit-times", fit if a.fit_times else [])):
+        outside = [t for t in values if not traj.times[0] - spacing / 2 <= t <= traj.times[-1] + spacing / 2]
+        if outside:
+            fail(f"{option}: {', '.join(f'{t:g}' for t in outside)} s outside the stored frames of {a.trajectory} "
+                 f"(t = {traj.times[0]:g} .. {traj.times[-1]:g} s)")
     focus = [n for n in a.focus.split(",") if n] or traj.names
     for n in focus:
         if n not in traj.names:

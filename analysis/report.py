@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Tables and plots of an `eipc sweep` directory: `eipc report DIR` runs this script.
 
-usage: report.py DIR [--out results] [--pair A,B] [--dt H] [--scenario NAME] [--command TEXT]
+usage: report.py DIR [--out DIR/report] [--pair A,B] [--dt H] [--scenario NAME] [--command TEXT]
 Exit codes: 0 success, 2 bad input (the message names the file, field and problem).
 Runs with Debian's /usr/bin/python3 (matplotlib, numpy, h5py). See docs/report.md.
 """
@@ -17,8 +17,9 @@ from eipc_report.errors import InputError  # noqa: E402
 def parse_args(argv):
     p = argparse.ArgumentParser(prog="report.py", description=__doc__.splitlines()[0])
     p.add_argument("dir", help="sweep directory holding runs.csv")
-    p.add_argument("--out", default="results", help="output directory (created if missing)")
-    p.add_argument("--pair", default="bubble_left,teddy", help="A,B: plot contact forces on body A from body B")
+    p.add_argument("--out", help="output directory (created if missing; default DIR/report)")
+    p.add_argument("--pair", help="A,B: plot contact forces on body A from body B "
+                                  "(default: the pair in most contact)")
     p.add_argument("--dt", type=float, help="time step of the force and contact-pair plots")
     p.add_argument("--scenario", help="scenario to report when runs.csv holds several")
     p.add_argument("--command", help="command line quoted in report.md")
@@ -36,7 +37,9 @@ def main(argv):
     args = parse_args(argv)
     from eipc_report.report import make_report
     command = args.command or "analysis/report.py " + " ".join(argv)
-    make_report(args.dir, args.out, parse_pair(args.pair), args.dt, args.scenario, command)
+    out = args.out or os.path.join(args.dir, "report")
+    pair = parse_pair(args.pair) if args.pair else None
+    make_report(args.dir, out, pair, args.dt, args.scenario, command)
     return 0
 
 

@@ -19,7 +19,7 @@ def report_markdown(scenario, command, convergence, timing, steps, pair, force_d
            "the same h (`timing.csv`).\n", timing_markdown(timing),
            "### Figures\n"]
     h = format_step(force_dt) if force_dt is not None else None
-    if h is not None:
+    if h is not None and pair:
         out.append(_figure("contact forces", "contact_forces",
                            f"Contact force (normal + friction, x/y/z) on {pair[0]} from {pair[1]}, "
                            f"all methods at h = {h} s (`contact_forces.csv` has normal and friction apart)."))

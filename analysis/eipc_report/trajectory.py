@@ -27,13 +27,32 @@ def _text(value):
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
-def read_pair_series(path, body_a, body_b):
-    """Contact forces on body_a from body_b and contact counts over time."""
+def _open(path):
     try:
-        f = h5py.File(path, "r")
+        return h5py.File(path, "r")
     except OSError as e:
         raise InputError(f"{path}: cannot be read as HDF5 ({e})") from None
-    with f:
+
+
+def most_touching_pair(path):
+    """(A, B): the stored body pair with the most contact primitive pairs summed over
+    the frames (the first on ties), or None when no bodies touch."""
+    with _open(path) as f:
+        names = [_text(n) for n in f.attrs.get("body_names", [])]
+        pairs = np.asarray(_dataset(f, path, "contact/pairs"), dtype=int).reshape(-1, 2)
+        if not len(pairs):
+            return None
+        counts = np.asarray(_dataset(f, path, "contact/pair_count"), dtype=float).reshape(-1, len(pairs))
+        totals = counts.sum(axis=0)
+        if not totals.any():
+            return None
+        p, q = pairs[int(np.argmax(totals))]
+        return names[p], names[q]
+
+
+def read_pair_series(path, body_a, body_b):
+    """Contact forces on body_a from body_b and contact counts over time."""
+    with _open(path) as f:
         if _text(f.attrs.get("format", "")) != "eipc-trajectory":
             raise InputError(f"{path}: attribute 'format': not an eipc trajectory")
         if "status" not in f.attrs:

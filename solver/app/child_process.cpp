@@ -1,6 +1,11 @@
 #include "child_process.hpp"
 
+#include "stop_signal.hpp"
+
 #include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <thread>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
@@ -30,6 +35,21 @@ pid_t spawn_child(const std::vector<std::string>& argv, const std::string& stdou
   posix_spawn_file_actions_destroy(&actions);
   if (rc != 0) throw std::runtime_error("cannot start " + argv[0] + ": " + std::strerror(rc));
   return pid;
+}
+
+int wait_passing_on_stop(pid_t pid) {
+  bool passed_on = false;
+  for (;;) {
+    if (stop_signal() && !passed_on) {
+      ::kill(pid, SIGTERM);
+      passed_on = true;
+    }
+    int status = 0;
+    const pid_t done = ::waitpid(pid, &status, WNOHANG);
+    if (done == pid) return exit_code_of(status);
+    if (done < 0 && errno != EINTR) throw std::runtime_error("lost track of a child process");
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
 }
 
 int exit_code_of(int wait_status) {

@@ -18,4 +18,9 @@ pid_t spawn_child(const std::vector<std::string>& argv, const std::string& stdou
 /// Exit code of a waitpid status: the code for a normal exit, 128 + signal if killed.
 int exit_code_of(int wait_status);
 
+/// Waits for the child and returns its exit code, passing a stop signal (stop_signal.hpp)
+/// on to it once as SIGTERM. Polls (20 per second) rather than blocking in waitpid, so a
+/// signal arriving just before the wait is not missed.
+int wait_passing_on_stop(pid_t pid);
+
 }  // namespace eipc::cli

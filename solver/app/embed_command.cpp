@@ -2,6 +2,7 @@
 #include "commands.hpp"
 #include "eipc/embedding/embedded_body.hpp"
 #include "eipc/embedding/lattice_embedding.hpp"
+#include "eipc/io/output_path.hpp"
 #include "eipc/mesh/read_mesh.hpp"
 #include "eipc/mesh/surface.hpp"
 #include "eipc/mesh/validate.hpp"
@@ -23,6 +24,9 @@ void add_embed_command(CLI::App& app) {
       ->check(CLI::PositiveNumber);
   cmd->add_option("--out", *out, "output Gmsh mesh (.msh)")->required();
   cmd->callback([=] {
+    if (std::filesystem::path(*out).extension() != ".msh")
+      throw InputError("--out " + *out + ": embeddings are written as Gmsh ASCII; give a file name ending in .msh");
+    prepare_output_file(*out, "--out");
     const bool surface = std::filesystem::path(*mesh_path).extension() == ".obj";
     Positions points;
     if (surface) {

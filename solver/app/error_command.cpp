@@ -16,9 +16,17 @@ struct ErrorCommandOptions {
 };
 
 void print_error(const ErrorCommandOptions& o, const TrajectoryError& e) {
+  for (const BodyError& b : e.bodies)
+    if (b.embedding != b.reference_embedding)
+      fmt::print(stderr, "warning: body '{}' is '{}' in {} but '{}' in the reference {}: E(h) then mixes the "
+                         "method's time-step error with the difference between the methods (docs/error-metric.md: "
+                         "each method against its own reference)\n",
+                 b.name, b.embedding, o.run, b.reference_embedding, o.reference);
   if (o.json) {
     nlohmann::json bodies = nlohmann::json::array();
-    for (const BodyError& b : e.bodies) bodies.push_back({{"name", b.name}, {"vertices", b.vertices}, {"error", b.error}});
+    for (const BodyError& b : e.bodies)
+      bodies.push_back({{"name", b.name}, {"vertices", b.vertices}, {"error", b.error}, {"embedding", b.embedding},
+                        {"reference_embedding", b.reference_embedding}});
     const nlohmann::json j = {{"format", "eipc-error"}, {"version", 1},           {"run", o.run},
                               {"reference", o.reference}, {"error", e.error},     {"frames", e.frames},
                               {"vertices", e.vertices},   {"dt_run", e.dt_run},   {"dt_ref", e.dt_ref},

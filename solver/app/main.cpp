@@ -10,8 +10,9 @@ int main(int argc, char** argv) {
   // them on the heap instead of mmap/munmap each time (halved assembly time).
   mallopt(M_MMAP_THRESHOLD, 256 << 20);
   mallopt(M_TRIM_THRESHOLD, 512 << 20);
-  CLI::App app{"eipc: Embedded IPC simulator, benchmark and certification suite"};
+  CLI::App app{"eipc: Embedded IPC simulator, benchmark and certification suite", "eipc"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", "eipc " EIPC_VERSION);
   eipc::cli::add_run_command(app);
   eipc::cli::add_ccd_command(app);
   eipc::cli::add_certify_command(app);
@@ -20,10 +21,17 @@ int main(int argc, char** argv) {
   eipc::cli::add_sweep_command(app);
   eipc::cli::add_report_command(app);
   eipc::cli::add_fields_command(app);
+  if (argc == 1) {  // no subcommand: say which there are
+    std::fputs(app.help().c_str(), stderr);
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::RuntimeError& e) {  // a subcommand's own exit code
     return e.get_exit_code();
+  } catch (const CLI::ExtrasError& e) {
+    std::fprintf(stderr, "%s\n", eipc::cli::unexpected_arguments_message(app, argc, argv, e.what()).c_str());
+    return 2;
   } catch (const CLI::ParseError& e) {  // usage error (or --help, which exits 0)
     return app.exit(e) == 0 ? 0 : 2;
   } catch (const eipc::InputError& e) {

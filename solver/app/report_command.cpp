@@ -17,7 +17,7 @@ namespace eipc::cli {
 namespace {
 
 struct ReportOptions {
-  std::string dir, out = "results", pair = "bubble_left,teddy", dt, scenario;
+  std::string dir, out, pair, dt, scenario;  ///< out "": DIR/report; pair "": the pair in most contact
 };
 
 /// The runs.csv columns written by `eipc sweep` (the list in analysis/eipc_report/runs.py).
@@ -55,8 +55,9 @@ void check_runs_csv(const std::string& dir) {
 
 void check_options(const ReportOptions& o) {
   const std::size_t comma = o.pair.find(',');
-  if (comma == std::string::npos || comma == 0 || comma + 1 == o.pair.size() ||
-      o.pair.find(',', comma + 1) != std::string::npos || o.pair.substr(0, comma) == o.pair.substr(comma + 1)) {
+  if (!o.pair.empty() &&
+      (comma == std::string::npos || comma == 0 || comma + 1 == o.pair.size() ||
+       o.pair.find(',', comma + 1) != std::string::npos || o.pair.substr(0, comma) == o.pair.substr(comma + 1))) {
     throw InputError("--pair: '" + o.pair + "' is not two different body names 'A,B'");
   }
   if (!o.dt.empty()) {
@@ -70,8 +71,9 @@ void check_options(const ReportOptions& o) {
 
 /// The command as the user would retype it, quoted in report.md.
 std::string report_command_line(const ReportOptions& o) {
-  std::string c = "eipc report " + o.dir + " --out " + o.out;
-  if (o.pair != "bubble_left,teddy") c += " --pair " + o.pair;
+  std::string c = "eipc report " + o.dir;
+  if (!o.out.empty()) c += " --out " + o.out;
+  if (!o.pair.empty()) c += " --pair " + o.pair;
   if (!o.dt.empty()) c += " --dt " + o.dt;
   if (!o.scenario.empty()) c += " --scenario " + o.scenario;
   return c;
@@ -96,8 +98,9 @@ int run_report(const ReportOptions& o) {
                  list.empty() ? "no python3 found" : list.c_str());
     return 4;
   }
-  std::vector<std::string> argv = {*python, *script, o.dir, "--out", o.out, "--pair", o.pair,
-                                   "--command", report_command_line(o)};
+  std::vector<std::string> argv = {*python, *script, o.dir, "--command", report_command_line(o)};
+  if (!o.out.empty()) argv.insert(argv.end(), {"--out", o.out});
+  if (!o.pair.empty()) argv.insert(argv.end(), {"--pair", o.pair});
   if (!o.dt.empty()) argv.insert(argv.end(), {"--dt", o.dt});
   if (!o.scenario.empty()) argv.insert(argv.end(), {"--scenario", o.scenario});
   std::fflush(nullptr);
@@ -114,8 +117,9 @@ void add_report_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("report", "Convergence/timing tables and plots of a sweep directory "
                                                "(DIR/runs.csv + trajectories) into --out; see docs/report.md");
   cmd->add_option("dir", o->dir, "sweep directory (the --out of `eipc sweep`) holding runs.csv")->required();
-  cmd->add_option("--out", o->out, "output directory for tables, plots and report.md")->capture_default_str();
-  cmd->add_option("--pair", o->pair, "A,B: plot the contact force on body A from body B")->capture_default_str();
+  cmd->add_option("--out", o->out, "output directory for tables, plots and report.md (default: DIR/report)");
+  cmd->add_option("--pair", o->pair, "A,B: plot the contact force on body A from body B (default: the pair in "
+                                     "most contact)");
   cmd->add_option("--dt", o->dt, "time step of the force and contact-pair plots (default: the one most methods ran)");
   cmd->add_option("--scenario", o->scenario, "scenario to report when runs.csv holds several");
   cmd->callback([o] {

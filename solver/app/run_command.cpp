@@ -1,5 +1,6 @@
 // eipc run SCENE.json: simulate a scene, write its trajectory, print a summary.
 #include "commands.hpp"
+#include "eipc/io/output_path.hpp"
 #include "eipc/simulation/simulation.hpp"
 #include "stop_signal.hpp"
 
@@ -63,6 +64,7 @@ void print_summary(const RunSummary& s, const std::string& output, bool as_json)
 }
 
 int run(const RunOptions& o) {
+  if (o.out) prepare_output_file(*o.out, "--out");  // before any work; the default name needs the scene
   Scene scene = load_scene(o.scene, SceneOverrides{o.dt, o.duration, o.embedding, o.set});
   for (std::size_t b = 0; b < scene.bodies.size(); ++b) {
     const EmbeddingReport& r = scene.embedding_reports[b];
@@ -76,11 +78,11 @@ int run(const RunOptions& o) {
   TrajectorySink trajectory(out, sim.header());
   sim.add_sink(trajectory);
   if (o.max_wall) sim.set_wall_limit(*o.max_wall, fmt::format("--max-wall {} s exceeded", *o.max_wall));
-  // SIGINT/SIGTERM (Ctrl-C, kill, Slurm's scancel) end the run after the current step,
-  // with the trajectory kept and marked incomplete, like a solver failure (exit 3).
+  // SIGINT/SIGTERM (Ctrl-C, kill, Slurm's scancel) end the run within one Newton iteration,
+  // the trajectory kept up to the last completed step and marked incomplete (exit 3).
   catch_stop_signals();
   sim.set_stop_check([]() -> std::optional<std::string> {
-    if (const int sig = stop_signal()) return fmt::format("stopped by {} before the step", sig == SIGINT ? "SIGINT" : "SIGTERM");
+    if (const int sig = stop_signal()) return std::string(sig == SIGINT ? "SIGINT" : "SIGTERM");
     return std::nullopt;
   });
 
@@ -93,7 +95,11 @@ int run(const RunOptions& o) {
   if (progress) fmt::print(stderr, "\n");
   print_summary(summary, out, o.json);
   if (!summary.failed) return 0;
-  fmt::print(stderr, "error: solver failed at {}\n", summary.reason);
+  if (summary.interrupted)
+    fmt::print(stderr, "interrupted: {}; the trajectory up to step {} is kept in {} (incomplete)\n", summary.reason,
+               summary.steps, out);
+  else
+    fmt::print(stderr, "error: solver failed at {}\n", summary.reason);
   return 3;
 }
 

@@ -40,8 +40,13 @@ std::string error_against(const fs::path& dir, const json& record, const std::st
   const std::string engine = record.value("engine", "eipc");
   const fs::path ref = fs::path(reference) / record.value("scenario", "") /
                        ((engine == "eipc" ? "" : engine + "_") + record.value("embedding", "") + ".h5");
-  if (record.value("status", "") != "complete" || !fs::exists(ref)) return "";
   const std::string run = (dir / record.value("trajectory", "")).string();
+  if (record.value("status", "") != "complete") return "";  // its status column says why
+  if (!fs::exists(ref)) {
+    fmt::print(stderr, "[sweep] warning: no error for {}: no reference {} (make it with --reference-dt H, "
+                       "docs/sweep.md)\n", run, ref.string());
+    return "";
+  }
   try {
     return exact_number(trajectory_error(run, ref.string()).error);
   } catch (const std::exception& e) {

@@ -103,21 +103,22 @@ std::map<std::size_t, QueuedTask> queued_tasks(const std::string& dir) {
 }
 
 std::string submit_array(const std::string& dir, const std::vector<std::size_t>& indexes, const SlurmOptions& so,
-                         const std::string& exe) {
+                         const ArrayTask& task) {
   const std::string slurm_dir = dir + "/slurm";
   fs::create_directories(slurm_dir);
-  const std::string script = slurm_dir + "/sweep-array.sh";
+  const std::string script = slurm_dir + "/" + task.name + "-array.sh";
+  std::string command;
+  for (const std::string& a : task.command) command += shell_quote(a) + " ";
   // exec: the task is the job step's main process, so scancel's SIGTERM reaches it and the
   // run gets to mark its trajectory incomplete (a shell in between would just die).
   write_file_atomically(script, "#!/bin/sh\n"
-                                "# One task of the sweep in " + dir + " (written by eipc sweep --slurm;\n"
-                                "# the array task id is the run's index in sweep-plan.json).\n"
-                                "exec " + shell_quote(exe) + " sweep-task " + shell_quote(dir) +
-                                " \"$SLURM_ARRAY_TASK_ID\"\n");
+                                "# One task of the " + task.name + " in " + dir + " (written by eipc " + task.name +
+                                " --slurm;\n# the array task id is the index in its plan file).\n"
+                                "exec " + command + shell_quote(dir) + " \"$SLURM_ARRAY_TASK_ID\"\n");
   ::chmod(script.c_str(), 0755);
   std::string array = array_ranges(indexes);
   if (so.throttle > 0) array += "%" + std::to_string(so.throttle);
-  std::vector<std::string> argv{"sbatch", "--parsable", "--job-name=eipc-sweep", "--array=" + array,
+  std::vector<std::string> argv{"sbatch", "--parsable", "--job-name=eipc-" + task.name, "--array=" + array,
                                 "--ntasks=1", "--cpus-per-task=1", "--output=" + slurm_dir + "/%A_%a.out"};
   if (so.partition) argv.push_back("--partition=" + *so.partition);
   if (so.time) argv.push_back("--time=" + *so.time);
@@ -135,7 +136,7 @@ std::string submit_array(const std::string& dir, const std::vector<std::size_t>&
   return job;
 }
 
-int wait_for_tasks(const std::string& dir) {
+int wait_for_tasks(const std::string& dir, const std::string& label) {
   std::string last;
   double pause = 1.0;  // seconds; grows to 30 s so a long wait does not load the controller
   for (;;) {
@@ -144,17 +145,30 @@ int wait_for_tasks(const std::string& dir) {
     std::size_t running = 0;
     for (const auto& [index, t] : tasks) running += t.state == "RUNNING";
     const std::string counts = fmt::format("{} running, {} waiting", running, tasks.size() - running);
-    if (counts != last) fmt::print(stderr, "[sweep] slurm: {}\n", counts);
+    if (counts != last) fmt::print(stderr, "[{}] slurm: {}\n", label, counts);
     last = counts;
     for (double slept = 0; slept < pause; slept += 0.1) {
       if (stop_signal()) {
-        fmt::print(stderr, "[sweep] stopped waiting; the tasks go on (eipc sweep --status {})\n", dir);
+        fmt::print(stderr, "[{}] stopped waiting; the tasks go on (eipc {} --status {})\n", label, label, dir);
         return 128 + stop_signal();
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
     pause = std::min(30.0, pause * 1.5);
   }
+}
+
+void add_slurm_options(CLI::App& cmd, SlurmOptions& so) {
+  const std::string cluster = "Slurm cluster";
+  cmd.add_option("--partition", so.partition, "sbatch --partition")->group(cluster);
+  cmd.add_option("--time", so.time, "time limit per task (sbatch --time, e.g. 30:00)")->group(cluster);
+  cmd.add_option("--mem", so.mem, "memory per task (sbatch --mem, e.g. 2G)")->group(cluster);
+  cmd.add_option("--throttle", so.throttle, "at most N tasks at once (--array=...%N)")
+      ->check(CLI::NonNegativeNumber)
+      ->group(cluster);
+  cmd.add_option("--sbatch-arg", so.sbatch_args, "extra sbatch argument, e.g. --sbatch-arg=--account=X (repeatable)")
+      ->group(cluster);
+  cmd.add_flag("--wait", so.wait, "wait for the tasks, then collect the table")->group(cluster);
 }
 
 }  // namespace eipc::cli

@@ -4,6 +4,8 @@
 // submission: job id, then the plan indexes it holds), <job>_<task>.out (task output).
 #pragma once
 
+#include <CLI/CLI.hpp>
+
 #include <cstddef>
 #include <map>
 #include <optional>
@@ -30,14 +32,25 @@ struct QueuedTask {
 /// completing), by plan index. Throws std::runtime_error if squeue fails.
 std::map<std::size_t, QueuedTask> queued_tasks(const std::string& dir);
 
-/// Writes DIR/slurm/sweep-array.sh and submits it with sbatch as an array of these plan
-/// indexes; records the submission in jobs.txt. Returns the job id.
-std::string submit_array(const std::string& dir, const std::vector<std::size_t>& indexes, const SlurmOptions& options,
-                         const std::string& executable);
+/// What each array task runs: `command... DIR INDEX` (INDEX: the array task id), under
+/// the job name eipc-<name>, from the script DIR/slurm/<name>-array.sh.
+struct ArrayTask {
+  std::string name;                  ///< "sweep" (eipc sweep-task) or "certify" (eipc certify-task)
+  std::vector<std::string> command;  ///< the executable and its subcommand
+};
 
-/// Waits until Slurm lists no task of the sweep's submissions, printing the counts when
-/// they change. Returns 0, or 128 + signal if a stop signal ended the wait (the tasks go on).
-int wait_for_tasks(const std::string& dir);
+/// Writes the task's script and submits it with sbatch as an array of these plan indexes;
+/// records the submission in DIR/slurm/jobs.txt. Returns the job id.
+std::string submit_array(const std::string& dir, const std::vector<std::size_t>& indexes, const SlurmOptions& options,
+                         const ArrayTask& task);
+
+/// Waits until Slurm lists no task of DIR's submissions, printing the counts when they
+/// change (prefixed [label]). Returns 0, or 128 + signal if a stop signal ended the wait
+/// (the tasks go on).
+int wait_for_tasks(const std::string& dir, const std::string& label);
+
+/// Adds --slurm's options (partition, time, mem, throttle, sbatch-arg, wait) to `cmd`.
+void add_slurm_options(CLI::App& cmd, SlurmOptions& options);
 
 /// "0-3,5,7-8": indexes (sorted, distinct) in Slurm's --array syntax.
 std::string array_ranges(const std::vector<std::size_t>& indexes);

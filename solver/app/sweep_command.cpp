@@ -14,6 +14,8 @@
 #include "sweep_task.hpp"
 
 #include "eipc/common.hpp"
+#include "eipc/io/output_path.hpp"
+#include "eipc/scene/scene.hpp"
 
 #include <fmt/core.h>
 
@@ -110,7 +112,7 @@ std::optional<int> run_on_slurm(const SweepOptions& o, const std::vector<SweepRu
       fmt::print(stderr, "[sweep] skip   {} (finished earlier)\n", display_name(runs[i]));
   }
   if (!submit.empty()) {
-    const std::string job = submit_array(o.out, submit, so, self_executable());
+    const std::string job = submit_array(o.out, submit, so, ArrayTask{"sweep", {self_executable(), "sweep-task"}});
     fmt::print(stderr, "[sweep] submitted job {}: {} tasks (array {}); task output in {}/slurm\n", job, submit.size(),
                array_ranges(submit), o.out);
   }
@@ -120,7 +122,7 @@ std::optional<int> run_on_slurm(const SweepOptions& o, const std::vector<SweepRu
                        "command again (or add --wait) to collect runs.csv\n", o.out);
     return 0;
   }
-  if (const int stopped = wait_for_tasks(o.out)) return stopped;
+  if (const int stopped = wait_for_tasks(o.out, "sweep")) return stopped;
   return std::nullopt;
 }
 
@@ -149,11 +151,11 @@ int sweep(SweepOptions o, const std::optional<SlurmOptions>& slurm) {
   if (o.reference && !o.reference_dt && !fs::is_directory(*o.reference))
     throw InputError("--reference " + *o.reference + ": not a directory");
   const std::vector<SweepRun> runs = plan_sweep(o, self_executable());
-  for (const std::string& dir : {o.out, runs.front().dir}) {
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    if (ec || !fs::is_directory(dir)) throw InputError(dir + ": cannot create the output directory");
-  }
+  // Every embedding name and --set is checked once here, so a typo is exit 2 before any run.
+  for (const std::string& embedding : o.embeddings)
+    load_scene(o.scene, SceneOverrides{o.dts.front(), o.duration, embedding, o.set});
+  prepare_output_directory(o.out, "--out");
+  if (runs.front().dir != o.out) prepare_output_directory(runs.front().dir, "--reference");
   catch_stop_signals();
   if (slurm) {
     std::vector<std::string> names;
@@ -217,18 +219,9 @@ void add_sweep_command(CLI::App& app) {
   cmd->add_flag("--no-certify", o->no_certify, "do not certify the trajectories");
   cmd->add_flag("--continuous", o->continuous, "certify the motion between frames as well (eipc certify --continuous)");
   cmd->add_option("--status", *status_dir, "show done / running / failed per run of the sweep in DIR, and exit");
-  const std::string cluster = "Slurm cluster";
   cmd->add_flag("--slurm", *use_slurm, "submit the runs as a Slurm job array instead of running them here")
-      ->group(cluster);
-  cmd->add_option("--partition", so->partition, "sbatch --partition")->group(cluster);
-  cmd->add_option("--time", so->time, "time limit per task (sbatch --time, e.g. 30:00)")->group(cluster);
-  cmd->add_option("--mem", so->mem, "memory per task (sbatch --mem, e.g. 2G)")->group(cluster);
-  cmd->add_option("--throttle", so->throttle, "at most N tasks at once (--array=...%N)")
-      ->check(CLI::NonNegativeNumber)
-      ->group(cluster);
-  cmd->add_option("--sbatch-arg", so->sbatch_args, "extra sbatch argument, e.g. --sbatch-arg=--account=X (repeatable)")
-      ->group(cluster);
-  cmd->add_flag("--wait", so->wait, "wait for the tasks, then collect runs.csv")->group(cluster);
+      ->group("Slurm cluster");
+  add_slurm_options(*cmd, *so);
   cmd->callback([o, so, use_slurm, status_dir] {
     int code = 0;
     if (!status_dir->empty()) {
@@ -243,12 +236,16 @@ void add_sweep_command(CLI::App& app) {
     if (code != 0) throw CLI::RuntimeError(code);
   });
 
-  // The unit both backends execute; hidden from --help (an empty description).
+  // The unit both backends execute; hidden from eipc --help (an empty group), described in its own.
   auto task_dir = std::make_shared<std::string>();
   auto task_index = std::make_shared<std::size_t>(0);
-  CLI::App* task = app.add_subcommand("sweep-task", "");
-  task->add_option("dir", *task_dir)->required();
-  task->add_option("index", *task_index)->required();
+  CLI::App* task = app.add_subcommand(
+      "sweep-task", "Run and certify one run of a sweep directory's plan (DIR/sweep-plan.json), recording it as "
+                    "`eipc sweep` does; started by the sweep's local pool and by its Slurm array tasks "
+                    "(docs/sweep.md), not meant to be typed");
+  task->group("");
+  task->add_option("dir", *task_dir, "the sweep directory (the --out of `eipc sweep`)")->required();
+  task->add_option("index", *task_index, "the run's index in the plan (0-based)")->required();
   task->callback([task_dir, task_index] {
     const int code = sweep_task(*task_dir, *task_index);
     if (code != 0) throw CLI::RuntimeError(code);

@@ -25,23 +25,6 @@ namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 using nlohmann::json;
 
-/// Waits for the child, passing a stop signal on to it once. Polls (20 per second) rather
-/// than blocking in waitpid, so a signal arriving just before the wait is not missed.
-int wait_passing_on_stop(pid_t pid) {
-  bool passed_on = false;
-  for (;;) {
-    if (stop_signal() && !passed_on) {
-      ::kill(pid, SIGTERM);
-      passed_on = true;
-    }
-    int status = 0;
-    const pid_t done = ::waitpid(pid, &status, WNOHANG);
-    if (done == pid) return exit_code_of(status);
-    if (done < 0 && errno != EINTR) throw std::runtime_error("sweep: lost track of a child process");
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-}
-
 std::string env_or_empty(const char* name) {
   const char* v = std::getenv(name);
   return v ? v : "";

@@ -59,6 +59,35 @@ PY
   check grep -q "missing.vtk" "$work/bad.log"
 done
 
+# Fingers that are plain 8-vertex boxes, 2.5 x 10 x 10 cm (12 triangles, faces larger than
+# --piece-size): each box must become one hull, not flat 3-vertex pieces MuJoCo refuses.
+"$py" - "$scene" "$work" <<'PY'
+import json, os, sys
+scene, work = sys.argv[1:]
+half = (0.0125, 0.05, 0.05)
+with open(os.path.join(work, "box.obj"), "w") as f:
+    for sx in (-1, 1):
+        for sy in (-1, 1):
+            for sz in (-1, 1):
+                f.write(f"v {sx * half[0]} {sy * half[1]} {sz * half[2]}\n")
+    # vertex 4 ix + 2 iy + iz + 1; each face outward
+    for a, b, c, d in ((1, 2, 4, 3), (5, 7, 8, 6), (1, 5, 6, 2), (3, 4, 8, 7), (1, 3, 7, 5), (2, 6, 8, 4)):
+        f.write(f"f {a} {b} {c}\nf {a} {c} {d}\n")
+doc = json.load(open(scene))
+doc["bodies"][0]["mesh"] = os.path.join(os.path.dirname(os.path.abspath(scene)), doc["bodies"][0]["mesh"])
+for finger, side in zip(doc["bodies"][1:], (-1, 1)):
+    finger["mesh"] = "box.obj"
+    finger["transform"]["translation"] = [side * (half[0] + 0.026), 0, 0.06]  # clear of cube and ground
+json.dump(doc, open(os.path.join(work, "box_fingers.json"), "w"))
+PY
+for peer in "$@"; do
+  [ "${peer##*eipc-}" = mujoco ] || continue
+  "$peer" "$work/box_fingers.json" --duration 0.05 --out "$work/box.h5" > "$work/box.log" 2>&1
+  code=$?
+  check test $code -eq 0
+  [ $code -eq 0 ] || cat "$work/box.log"
+done
+
 # A feature Bullet cannot map: prescribed vertices on an abd (rigid-mapped) body.
 for peer in "$@"; do
   [ "${peer##*eipc-}" = bullet ] || continue

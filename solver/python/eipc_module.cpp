@@ -121,8 +121,9 @@ public:
     if (!sim_ || closed_) return;
     closed_ = true;
     if (sim_->finished()) return;  // the Simulation has finished its sinks
-    stopped_ = "stopped by the program at step " + std::to_string(sim_->step_index()) + " of " +
-               std::to_string(sim_->scene().steps);
+    const std::string at = "at step " + std::to_string(sim_->step_index()) + " of " + std::to_string(sim_->scene().steps);
+    stopped_ = interrupted_at_ == sim_->step_index() ? "interrupted (KeyboardInterrupt) " + at
+                                                     : "stopped by the program " + at;
     for (auto& sink : sinks_) sink->finish(TrajectoryStatus::incomplete, stopped_);
   }
 
@@ -136,13 +137,20 @@ public:
   py::dict step(long n) {
     if (n < 1) bad_input("step: n must be at least 1, got " + std::to_string(n));
     if (closed_) throw std::logic_error("the simulation is closed");
-    {
-      py::gil_scoped_release release;
-      try {
-        for (long i = 0; i < n; ++i) last_ = sim_->step();
-      } catch (const SolverFailure&) {
-        // The Simulation has finished the trajectories as incomplete with this reason.
-        throw SolverFailure(sim_->summary().reason);
+    for (long i = 0; i < n; ++i) {
+      {
+        py::gil_scoped_release release;
+        try {
+          last_ = sim_->step();
+        } catch (const SolverFailure&) {
+          // The Simulation has finished the trajectories as incomplete with this reason.
+          throw SolverFailure(sim_->summary().reason);
+        }
+      }
+      // Ctrl-C is acted on after the current step: Python's handler raises KeyboardInterrupt.
+      if (PyErr_CheckSignals() != 0) {
+        interrupted_at_ = sim_->step_index();
+        throw py::error_already_set();
       }
     }
     return stats_dict(last_);
@@ -273,6 +281,7 @@ private:
   StepStats last_;
   bool closed_ = false;
   std::string stopped_;  ///< why close() ended the run before its last step
+  long interrupted_at_ = -1;  ///< the step after which a KeyboardInterrupt was raised
 };
 
 py::dict certify_file(const std::string& path, bool continuous, int threads) {

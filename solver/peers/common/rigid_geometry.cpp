@@ -91,7 +91,7 @@ std::vector<std::vector<int>> convex_pieces(const Body& body, double cell) {
     component.push_back(std::get<0>(key));
     pieces.push_back(std::move(ids));
   }
-  // Flat pieces join the nearest solid piece of their component (if it has one).
+  // Flat pieces join the nearest solid piece of their component, else its first flat piece.
   for (std::size_t i = 0; i < pieces.size(); ++i) {
     if (!flat[i]) continue;
     const Vec3 c = centroid_of(x, pieces[i]);
@@ -102,7 +102,13 @@ std::vector<std::vector<int>> convex_pieces(const Body& body, double cell) {
       const double d = (centroid_of(x, pieces[j]) - c).norm();
       if (best < 0 || d < best_d) best = int(j), best_d = d;
     }
-    if (best < 0) continue;
+    if (best < 0) {
+      // No solid piece in the component (a box of a few big faces): its flat pieces
+      // together span one hull, the component's own.
+      for (std::size_t j = 0; j < i; ++j)
+        if (component[j] == component[i] && !pieces[j].empty()) best = int(j);
+      if (best < 0) continue;  // the first flat piece of the component collects the others
+    }
     std::vector<int>& into = pieces[best];
     into.insert(into.end(), pieces[i].begin(), pieces[i].end());
     std::sort(into.begin(), into.end());

@@ -228,6 +228,42 @@ def test_a_program_that_stops_early_leaves_an_incomplete_trajectory(tmp_path):
         assert len(f["frames/time"]) == 4
 
 
+INTERRUPTED_RUN = """
+import sys, eipc
+with eipc.Simulation(sys.argv[1], dt=0.01, duration=40.0, embedding="low", threads=1) as sim:
+    sim.write_trajectory(sys.argv[2])
+    sim.step(4000)
+"""
+
+
+def test_ctrl_c_during_many_steps_raises_keyboard_interrupt_after_the_current_step(tmp_path):
+    import os
+    import signal
+    import sys
+    import time
+    path = tmp_path / "run.h5"
+    child = subprocess.Popen([sys.executable, "-c", INTERRUPTED_RUN, str(TEDDY), str(path)], stderr=subprocess.PIPE,
+                             text=True, env=os.environ)
+    partial = tmp_path / "run.h5.partial"
+    for _ in range(600):
+        if partial.exists():
+            break
+        time.sleep(0.05)
+    time.sleep(0.5)
+    child.send_signal(signal.SIGINT)
+    _, stderr = child.communicate(timeout=60)
+    assert child.returncode != 0
+    assert "KeyboardInterrupt" in stderr, stderr
+    with h5py.File(path, "r") as f:
+        assert f.attrs["status"] == "incomplete"
+        reason = f.attrs["status_reason"]
+        reason = reason.decode() if isinstance(reason, bytes) else str(reason)
+        assert reason.startswith("interrupted (KeyboardInterrupt) at step "), reason
+        steps = int(reason.split("at step ")[1].split(" of ")[0])
+        assert 0 < steps < 4000
+        assert len(f["frames/time"]) == steps + 1  # every step stored, the interrupted one complete
+
+
 # Bad input the command line also has: the same message as its exit 2.
 CLI_CASES = [
     ("missing scene", dict(scene="no/such/scene.json"), ["no/such/scene.json"]),
@@ -237,6 +273,9 @@ CLI_CASES = [
      [str(TEDDY), "--set", "bodies.0.embedding=medium_rare"]),
     ("bad --set value", dict(set=["contact.kappa=-1"]), [str(TEDDY), "--set", "contact.kappa=-1"]),
     ("bad --set key", dict(set=["bodies.7.name=x"]), [str(TEDDY), "--set", "bodies.7.name=x"]),
+    ("misspelt embedding", dict(embedding="lo"), [str(TEDDY), "--embedding", "lo"]),
+    ("misspelt field", dict(set=["contact.kapa=1"]), [str(TEDDY), "--set", "contact.kapa=1"]),
+    ("body by name", dict(set=["bodies.tedy.material.youngs=1"]), [str(TEDDY), "--set", "bodies.tedy.material.youngs=1"]),
 ]
 
 

@@ -126,7 +126,8 @@ TrajectoryError trajectory_error(const std::string& run_path, const std::string&
   for (std::size_t p = 0; p < pairs.size(); ++p) {
     const TrajectoryBody& body = run.header().bodies[pairs[p].first];
     const long n = body.rest.rows();
-    out.bodies.push_back({body.name, n, n > 0 ? std::sqrt(body_sum[p] / n / out.frames) : 0.0});
+    out.bodies.push_back({body.name, n, n > 0 ? std::sqrt(body_sum[p] / n / out.frames) : 0.0, body.embedding,
+                          ref.header().bodies[pairs[p].second].embedding});
   }
   return out;
 }

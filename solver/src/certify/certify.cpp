@@ -2,6 +2,7 @@
 
 #include "eipc/certify/exact_tests.hpp"
 #include "eipc/certify/obj_frames.hpp"
+#include "eipc/io/output_path.hpp"
 #include "eipc/io/trajectory_file.hpp"
 #include "eipc/util/parallel.hpp"
 
@@ -102,6 +103,7 @@ Trajectory load_certify_input(const std::string& path) {
 
 int certify_command(const std::string& path, const CertifyOptions& options, std::ostream& out, std::ostream& err) {
   try {
+    if (!options.pairs_out.empty()) prepare_output_file(options.pairs_out, "--pairs-out");  // before any work
     CertifyReport report = certify_trajectory(load_certify_input(path), options, path);
     report.has_times = !is_obj_input(path);
     if (!options.pairs_out.empty()) {

@@ -121,6 +121,10 @@ NewtonResult NewtonSolver::solve(const StepContext& s, Positions& q, const std::
     if (deadline_ && std::chrono::steady_clock::now() >= *deadline_)
       throw WallTimeExceeded("wall-time limit reached during Newton iteration " + std::to_string(it) +
                              " at t = " + std::to_string(t1) + " s");
+    if (stop_check_)
+      if (const std::optional<std::string> stop = stop_check_())
+        throw Interrupted("interrupted by " + *stop + " during Newton iteration " + std::to_string(it) +
+                          " at t = " + std::to_string(t1) + " s");
     result.iterations = it;
     const ContactSet contacts = std::move(*accepted);
     const bool chord_step = have_direction;

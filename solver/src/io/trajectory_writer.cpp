@@ -1,6 +1,7 @@
 // Streaming HDF5 trajectory writer (see trajectory_writer.hpp, docs/trajectory-format.md).
 #include "eipc/io/trajectory_writer.hpp"
 
+#include "eipc/io/output_path.hpp"
 #include "eipc/io/trajectory_check.hpp"
 #include "eipc/io/trajectory_schema.hpp"
 #include "eipc/io/trajectory_xdmf.hpp"
@@ -279,6 +280,7 @@ TrajectoryWriter::TrajectoryWriter(const std::string& path, const TrajectoryHead
   if (options.write_xdmf &&
       (trajectory_xdmf_path(path) == path || trajectory_xdmf_path(path, XdmfFlavour::legacy) == path))
     throw InputError(path + ": a trajectory file cannot have the extension .xdmf or .xdmf2");
+  prepare_output_file(path, "");
   h5::silence_library_errors();
   Impl& m = *impl_;
   m.path = path;

@@ -5,6 +5,7 @@
 #include "eipc/mesh/surface.hpp"
 #include "eipc/mesh/transform.hpp"
 #include "eipc/mesh/validate.hpp"
+#include "eipc/util/spelling.hpp"
 
 #include <fmt/core.h>
 
@@ -72,6 +73,14 @@ public:
   void require_array() const {
     if (!v_.is_array()) fail("expected an array");
   }
+  /// Every key of this object must be one of `known` (docs/scene-format.md): a
+  /// misspelt field would otherwise be ignored and its default used silently.
+  void require_known_keys(const std::vector<std::string>& known) const {
+    require_object();
+    for (const auto& item : v_.items())
+      if (std::find(known.begin(), known.end(), item.key()) == known.end())
+        child(item.key().c_str()).fail("unknown field" + did_you_mean(item.key(), known));
+  }
 
 private:
   const json& v_;
@@ -80,7 +89,7 @@ private:
 };
 
 Material read_material(const Field& f) {
-  f.require_object();
+  f.require_known_keys({"model", "youngs", "poisson", "density", "rayleigh_beta"});
   Material m;
   const Field model = f.at("model");
   try {
@@ -100,7 +109,7 @@ Motion read_motion(const Field& f) {
   std::vector<Keyframe> keys;
   for (std::size_t i = 0; i < f.value().size(); ++i) {
     const Field k = f.index(i);
-    k.require_object();
+    k.require_known_keys({"t", "translation", "rotation_deg"});
     Keyframe key;
     key.t = k.at("t").number();
     key.translation = k.vec3_or("translation", Vec3::Zero());
@@ -132,7 +141,8 @@ std::vector<int> select_nodes(const Field& f, const Positions& nodes) {
         e.fail("vertex index " + std::to_string(idx) + " out of range [0, " + std::to_string(nodes.rows()) + ")");
       out.push_back(static_cast<int>(idx));
     }
-  } else if (f.has("box")) {
+  } else if (f.value().is_object()) {
+    f.require_known_keys({"box"});
     const Field box = f.at("box");
     if (!box.value().is_array() || box.value().size() != 2) box.fail("expected [[xmin, ymin, zmin], [xmax, ymax, zmax]]");
     const Vec3 lo = box.index(0).vec3(), hi = box.index(1).vec3();
@@ -149,12 +159,21 @@ std::vector<int> select_nodes(const Field& f, const Positions& nodes) {
 
 /// Scale, then rotate (XYZ Euler degrees about the mesh origin), then translate.
 void apply_transform(const Field& f, Positions& x) {
-  f.require_object();
+  f.require_known_keys({"scale", "rotation_deg", "translation"});
   Transform t;
   t.scale = f.positive_or("scale", 1.0);
   t.rotation_deg = f.vec3_or("rotation_deg", Vec3::Zero());
   t.translation = f.vec3_or("translation", Vec3::Zero());
   x = transformed(x, t, Vec3::Zero());
+}
+
+/// The file a path field names, relative to the scene's folder; a missing one is
+/// refused here, so the message names the field as well as the file.
+std::string existing_file(const Field& f, const std::filesystem::path& dir) {
+  const std::string path = (dir / f.string()).string();
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) f.fail("no such file: " + path);
+  return path;
 }
 
 /// Replaces a full-space body's nodes by its embedding: "affine" (one enclosing
@@ -164,7 +183,7 @@ Body read_embedding(const Field& f, const std::filesystem::path& dir, const Body
   if (name == "affine") return embed_body(full, enclosing_tet(full.fine_rest), name, f.at("name").string(), &report);
   const Field entry = f.at("embeddings").child(name.c_str());
   if (entry.string() == "affine") return embed_body(full, enclosing_tet(full.fine_rest), name, f.at("name").string(), &report);
-  const std::string path = (dir / entry.string()).string();
+  const std::string path = existing_file(entry, dir);
   TetMesh emb = read_tet_mesh(path);
   if (f.has("transform")) apply_transform(f.child("transform"), emb.vertices);
   validate_tet_mesh(emb, path);
@@ -173,10 +192,14 @@ Body read_embedding(const Field& f, const std::filesystem::path& dir, const Body
 
 Body read_body(const Field& f, const std::filesystem::path& dir, const SceneOverrides& overrides,
                EmbeddingReport& report) {
-  f.require_object();
+  f.require_known_keys({"name", "mesh", "material", "transform", "velocity", "embedding", "embeddings", "kinematic",
+                        "motion", "prescribed"});
   const std::string name = f.at("name").string();
   const bool kinematic = f.boolean_or("kinematic", false);
-  const std::string mesh_path = (dir / f.at("mesh").string()).string();
+  const std::string ext = std::filesystem::path(f.at("mesh").string()).extension().string();
+  if (ext == ".obj" && !kinematic)
+    f.child("mesh").fail("a surface mesh (.obj) is only allowed for kinematic bodies (set \"kinematic\": true)");
+  const std::string mesh_path = existing_file(f.at("mesh"), dir);
 
   std::string embedding = f.has("embedding") ? f.at("embedding").string() : "full";
   if (overrides.embedding) {
@@ -188,9 +211,7 @@ Body read_body(const Field& f, const std::filesystem::path& dir, const SceneOver
     f.child("embedding").fail("unknown embedding '" + embedding + "': use \"full\", \"affine\" or a key of 'embeddings'");
 
   Body body;
-  const std::string ext = std::filesystem::path(mesh_path).extension().string();
   if (ext == ".obj") {
-    if (!kinematic) f.child("mesh").fail("a surface mesh (.obj) is only allowed for kinematic bodies (set \"kinematic\": true)");
     SurfaceMesh s = read_surface_mesh(mesh_path);
     Positions x = s.vertices;
     if (f.has("transform")) apply_transform(f.child("transform"), x);
@@ -218,19 +239,95 @@ Body read_body(const Field& f, const std::filesystem::path& dir, const SceneOver
   body.kinematic = kinematic;
   body.embedding = embedding;
   body.initial_velocity = f.vec3_or("velocity", Vec3::Zero());
-  if (kinematic && f.has("motion")) body.motion = read_motion(f.child("motion"));
+  if (f.has("motion")) {
+    if (!kinematic)
+      f.child("motion").fail("moves only kinematic bodies (\"kinematic\": true); a deformable body's vertices "
+                             "follow a motion through 'prescribed'");
+    body.motion = read_motion(f.child("motion"));
+  }
   if (f.has("prescribed")) {
     const Field list = f.child("prescribed");
     list.require_array();
     if (list.value().size() > 1) list.fail("one prescribed group per body is supported");
     for (std::size_t i = 0; i < list.value().size(); ++i) {
       const Field p = list.index(i);
-      p.require_object();
+      p.require_known_keys({"vertices", "motion"});
       body.prescribed_nodes = select_nodes(p.at("vertices"), body.node_rest);
       if (p.has("motion")) body.motion = read_motion(p.child("motion"));
     }
   }
   return body;
+}
+
+/// `--embedding NAME` switches the bodies whose `embeddings` list NAME ("full":
+/// every body); a name no body lists is a typo, not a request to change nothing.
+void require_listed_embedding(const std::string& name, const Field& bodies, const std::string& path) {
+  if (name == "full") return;
+  std::vector<std::string> listed;
+  for (const json& body : bodies.value())
+    if (body.is_object() && body.contains("embeddings") && body["embeddings"].is_object())
+      for (const auto& item : body["embeddings"].items())
+        if (std::find(listed.begin(), listed.end(), item.key()) == listed.end()) listed.push_back(item.key());
+  if (std::find(listed.begin(), listed.end(), name) != listed.end()) return;
+  std::string names = "full";
+  for (const std::string& n : listed) names += ", " + n;
+  throw InputError(path + ": --embedding '" + name + "': no body lists it under 'embeddings'" +
+                   did_you_mean(name, listed) + "; this scene has: " + names);
+}
+
+}  // namespace
+
+namespace {
+
+/// The path of a --set key as components: "bodies[0].material.youngs" and
+/// "bodies.0.material.youngs" both give {bodies, 0, material, youngs}.
+std::vector<std::string> override_path(const std::string& key, const std::string& assignment) {
+  std::vector<std::string> parts;
+  std::string part;
+  auto finish = [&](bool allow_empty) {
+    if (part.empty() && !allow_empty) throw InputError("--set '" + assignment + "': empty key component");
+    if (!part.empty()) parts.push_back(part);
+    part.clear();
+  };
+  for (std::size_t i = 0; i < key.size(); ++i) {
+    const char c = key[i];
+    if (c == '.') {
+      finish(i > 0 && key[i - 1] == ']');
+    } else if (c == '[') {
+      finish(i > 0 && key[i - 1] == ']');
+      const auto close = key.find(']', i);
+      if (close == std::string::npos || close == i + 1)
+        throw InputError("--set '" + assignment + "': expected an index or a name inside [ ]");
+      parts.push_back(key.substr(i + 1, close - i - 1));
+      i = close;
+      if (i + 1 < key.size() && key[i + 1] != '.' && key[i + 1] != '[')
+        throw InputError("--set '" + assignment + "': expected '.' or '[' after ']'");
+    } else {
+      part += c;
+    }
+  }
+  finish(!key.empty() && key.back() == ']');
+  return parts;
+}
+
+/// The element of an array that `part` selects: an index, or the element whose "name" it is.
+json& array_element(json& array, const std::string& part, const std::string& assignment) {
+  const bool is_index = !part.empty() && std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (is_index) {
+    const std::size_t idx = std::stoul(part);
+    if (idx >= array.size())
+      throw InputError("--set '" + assignment + "': index " + part + " out of range (the array has " +
+                       std::to_string(array.size()) + " elements)");
+    return array[idx];
+  }
+  std::vector<std::string> names;
+  for (json& element : array)
+    if (element.is_object() && element.contains("name") && element["name"].is_string()) {
+      if (element["name"] == part) return element;
+      names.push_back(element["name"].get<std::string>());
+    }
+  throw InputError("--set '" + assignment + "': '" + part + "' is neither an index nor the name of an element" +
+                   did_you_mean(part, names));
 }
 
 }  // namespace
@@ -239,32 +336,19 @@ void apply_override(json& doc, const std::string& assignment) {
   const auto eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0)
     throw InputError("--set '" + assignment + "': expected key.path=value");
-  const std::string key = assignment.substr(0, eq);
   const std::string text = assignment.substr(eq + 1);
   json value = json::parse(text, nullptr, false);
   if (value.is_discarded()) value = text;
   json* node = &doc;
-  std::size_t start = 0;
-  while (true) {
-    const auto dot = key.find('.', start);
-    const std::string part = key.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-    if (part.empty()) throw InputError("--set '" + assignment + "': empty key component");
+  for (const std::string& part : override_path(assignment.substr(0, eq), assignment)) {
     if (node->is_array()) {
-      std::size_t idx = 0;
-      try {
-        idx = std::stoul(part);
-      } catch (...) {
-        throw InputError("--set '" + assignment + "': '" + part + "' must be an array index");
-      }
-      if (idx >= node->size()) throw InputError("--set '" + assignment + "': index " + part + " out of range");
-      node = &(*node)[idx];
+      node = &array_element(*node, part, assignment);
     } else {
+      // A missing key is created; the scene's validation then refuses an unknown one by name.
       if (!node->is_object() && !node->is_null())
         throw InputError("--set '" + assignment + "': '" + part + "' is inside a non-object value");
       node = &(*node)[part];
     }
-    if (dot == std::string::npos) break;
-    start = dot + 1;
   }
   *node = value;
 }
@@ -272,8 +356,23 @@ void apply_override(json& doc, const std::string& assignment) {
 Scene load_scene(const std::string& path, const SceneOverrides& overrides) {
   std::ifstream in(path);
   if (!in) throw InputError(path + ": cannot open scene file");
-  json doc = json::parse(in, nullptr, false);
-  if (doc.is_discarded()) throw InputError(path + ": not valid JSON");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::parse_error& e) {
+    // e.byte is 1-based: the character at which the parser stopped.
+    const std::size_t at = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
+    const std::size_t line = 1 + std::count(text.begin(), text.begin() + at, '\n');
+    const std::size_t line_start = text.rfind('\n', at == 0 ? 0 : at - 1);
+    const std::size_t column = line_start == std::string::npos || at == 0 ? at + 1 : at - line_start;
+    const std::string what = e.what();
+    const auto detail = what.find("syntax error");
+    throw InputError(fmt::format("{}:{}:{}: not valid JSON: {}", path, line, column,
+                                 detail == std::string::npos ? what : what.substr(detail)));
+  } catch (const json::exception& e) {  // e.g. a number out of range: no position to name
+    throw InputError(path + ": not valid JSON: " + e.what());
+  }
   return scene_from_json(std::move(doc), path, overrides);
 }
 
@@ -287,6 +386,8 @@ Scene scene_from_json(nlohmann::json doc, const std::string& path, const SceneOv
   if (!root.has("format") || doc["format"] != "eipc-scene") root.fail("'format' must be \"eipc-scene\"");
   if (!root.has("version")) root.fail("missing required field 'version' (expected 1)");
   if (doc["version"] != 1) root.child("version").fail("unsupported version (expected 1)");
+  root.require_known_keys({"format", "version", "name", "duration", "dt", "gravity", "contact", "solver", "ground",
+                           "output", "bodies"});
 
   Scene scene;
   scene.path = path;
@@ -303,7 +404,7 @@ Scene scene_from_json(nlohmann::json doc, const std::string& path, const SceneOv
   p.gravity = root.vec3_or("gravity", p.gravity);
   if (root.has("contact")) {
     const Field c = root.child("contact");
-    c.require_object();
+    c.require_known_keys({"kappa", "dhat", "epsv", "friction", "friction_max_rounds", "friction_tol"});
     p.contact.kappa = c.positive_or("kappa", p.contact.kappa);
     p.contact.dhat = c.positive_or("dhat", p.contact.dhat);
     p.contact.epsv = c.positive_or("epsv", p.contact.epsv);
@@ -318,7 +419,7 @@ Scene scene_from_json(nlohmann::json doc, const std::string& path, const SceneOv
   }
   if (root.has("solver")) {
     const Field s = root.child("solver");
-    s.require_object();
+    s.require_known_keys({"newton_tol", "max_newton_iters", "hessian"});
     p.solver.newton_tol = s.positive_or("newton_tol", p.solver.newton_tol);
     if (s.has("max_newton_iters")) {
       const double n = s.at("max_newton_iters").positive();
@@ -338,11 +439,11 @@ Scene scene_from_json(nlohmann::json doc, const std::string& path, const SceneOv
     }
   }
   if (root.has("ground")) {
-    root.child("ground").require_object();
+    root.child("ground").require_known_keys({"height"});
     p.ground_height = root.child("ground").number_or("height", 0.0);
   }
   if (root.has("output")) {
-    root.child("output").require_object();
+    root.child("output").require_known_keys({"every"});
     scene.output_every = root.child("output").positive_or("every", 0.0);
   }
   scene.output_stride = scene.output_every > 0 ? std::max(1L, std::lround(scene.output_every / p.dt)) : 1;
@@ -350,6 +451,7 @@ Scene scene_from_json(nlohmann::json doc, const std::string& path, const SceneOv
   const Field bodies = root.at("bodies");
   bodies.require_array();
   if (bodies.value().empty()) bodies.fail("a scene needs at least one body");
+  if (overrides.embedding) require_listed_embedding(*overrides.embedding, bodies, path);
   const auto dir = std::filesystem::path(path).parent_path();
   std::set<std::string> names;
   for (std::size_t i = 0; i < bodies.value().size(); ++i) {

@@ -117,6 +117,11 @@ void Simulation::set_wall_limit(double seconds, std::string label) {
                                              std::chrono::duration<double>(seconds)));
 }
 
+void Simulation::set_stop_check(StopCheck check) {
+  stop_check_ = check;
+  stepper_->set_stop_check(std::move(check));
+}
+
 void Simulation::set_prescribed_transform(int body, const Mat3& rotation, const Vec3& translation) {
   const DofSystem& sys = stepper_->system();
   const Body& b = sys.bodies().at(static_cast<std::size_t>(body));
@@ -161,12 +166,13 @@ StepStats Simulation::step() {
   StepStats s;
   try {
     if (stop_check_)
-      if (const std::optional<std::string> stop = stop_check_()) throw SolverFailure(*stop);
+      if (const std::optional<std::string> stop = stop_check_()) throw Interrupted("interrupted by " + *stop + " before the step");
     if (wall_limit_ && now - *run_start_ >= std::chrono::duration<double>(*wall_limit_))
       throw WallTimeExceeded("wall-time limit reached before the step");
     s = stepper_->step();
   } catch (const SolverFailure& e) {
     summary_.failed = true;
+    summary_.interrupted = dynamic_cast<const Interrupted*>(&e) != nullptr;
     summary_.reason = fmt::format("step {}: {}", n, e.what());
     if (dynamic_cast<const WallTimeExceeded*>(&e) && !wall_limit_label_.empty())
       summary_.reason = wall_limit_label_ + ": " + summary_.reason;

@@ -54,7 +54,7 @@ cleanup() {
   set +e
   # Our jobs first (their processes belong to slurmstepd, not to us), then the daemons.
   if [[ -f $tmp/slurm.conf ]] && ((${#pids[@]} > 1)) && kill -0 "${pids[1]}" 2>/dev/null; then
-    SLURM_CONF=$tmp/slurm.conf timeout 10 scancel --name=eipc-sweep 2>/dev/null
+    SLURM_CONF=$tmp/slurm.conf timeout 10 scancel --name=eipc-sweep,eipc-certify 2>/dev/null
     for _ in $(seq 40); do
       [[ -z $(SLURM_CONF=$tmp/slurm.conf timeout 5 squeue -h 2>/dev/null) ]] && break
       sleep 0.5
@@ -198,4 +198,26 @@ cat "$tmp/submit2.log"
 log "comparing with the local sweep"
 "$py" "$here/compare_sweeps.py" "$tmp/local" "$tmp/slurm" "$tmp/local-ref/cube_drop" "$tmp/slurm-ref/cube_drop" ||
   fail "the Slurm sweep differs from the local one"
+
+# --- a dataset certified as a job array (eipc certify --dataset --slurm): two of the local
+# sweep's trajectories and a file that is not one; the table equals the local run's.
+log "certify --dataset, locally and on Slurm"
+ds=$tmp/dataset
+mkdir -p "$ds"
+cp "$tmp/local/cube_drop_full_dt0.01.h5" "$tmp/local/cube_drop_affine_dt0.01.h5" "$ds/"
+echo "not an HDF5 file" >"$ds/broken.h5"
+code=0
+"$eipc" certify "$ds" --dataset --out "$tmp/ds-local" --jobs 2 2>"$tmp/ds-local.log" || code=$?
+[[ $code == 2 ]] || fail "local dataset run: exit $code, expected 2 (one sequence is bad input)"
+code=0
+"$eipc" certify "$ds" --dataset --out "$tmp/ds-slurm" --slurm --time 10:00 --wait 2>"$tmp/ds-slurm.log" || code=$?
+cat "$tmp/ds-slurm.log"
+[[ $code == 2 ]] || fail "Slurm dataset run: exit $code, expected 2"
+grep -q "certify-task" "$tmp/ds-slurm/slurm/certify-array.sh" || fail "no certify-task in the job script"
+"$eipc" certify --status "$tmp/ds-slurm" | tee "$tmp/ds-status.txt"
+grep -q "^3 sequences: 3 done" "$tmp/ds-status.txt" || fail "certify --status: expected 3 sequences done"
+# All columns but the wall time (12th) agree.
+diff <(cut -d, -f1-11,13- "$tmp/ds-local/dataset.csv") <(cut -d, -f1-11,13- "$tmp/ds-slurm/dataset.csv") ||
+  fail "the Slurm dataset table differs from the local one"
+grep -q "^cube_drop_full_dt0.01.h5,clear,0,201," "$tmp/ds-slurm/dataset.csv" || fail "the full run is not clear"
 log "PASS"

@@ -22,6 +22,9 @@ struct BodyError {
   std::string name;
   long vertices = 0;
   double error = 0.0;  ///< the same RMS over this body's vertices only
+  /// The body's method in the run and in the reference ("full", "low", ...); E(h) measures a
+  /// method against its own reference (docs/error-metric.md), so these should be equal.
+  std::string embedding, reference_embedding;
 };
 
 struct TrajectoryError {

@@ -31,6 +31,15 @@ public:
   using SolverFailure::SolverFailure;
 };
 
+/// A stop asked for from outside (SIGINT, SIGTERM) ended a step between two Newton iterations.
+class Interrupted : public SolverFailure {
+public:
+  using SolverFailure::SolverFailure;
+};
+
+/// Asked before every Newton iteration: a reason (e.g. "SIGINT") stops the solve with Interrupted.
+using StopCheck = std::function<std::optional<std::string>()>;
+
 /// What one Newton solve took.
 struct NewtonResult {
   int iterations = 0;  ///< Newton directions (each one a line search or the stopping test)
@@ -73,6 +82,7 @@ public:
   /// From now on a solve still running at `deadline` stops (checked every
   /// iteration) with WallTimeExceeded. nullopt: no limit.
   void set_deadline(std::optional<std::chrono::steady_clock::time_point> deadline) { deadline_ = deadline; }
+  void set_stop_check(StopCheck check) { stop_check_ = std::move(check); }
 
 private:
   /// A chord step (with the last factorisation) replaces the next Newton step
@@ -111,6 +121,7 @@ private:
   };
   std::optional<Factorized> factorized_;
   std::optional<std::chrono::steady_clock::time_point> deadline_;
+  StopCheck stop_check_;
 };
 
 }  // namespace eipc

@@ -34,6 +34,9 @@ public:
   /// From now on a step still running at `deadline` stops (checked every Newton
   /// iteration) with WallTimeExceeded, state unchanged. nullopt: no limit.
   void set_deadline(std::optional<std::chrono::steady_clock::time_point> deadline) { newton_.set_deadline(deadline); }
+  /// From now on a stop request (StopCheck) ends a step between Newton iterations
+  /// with Interrupted, state unchanged.
+  void set_stop_check(StopCheck check) { newton_.set_stop_check(std::move(check)); }
 
   long step_index() const { return step_; }
   double time() const { return step_ * params_.dt; }

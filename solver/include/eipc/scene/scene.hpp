@@ -16,7 +16,7 @@ struct SceneOverrides {
   std::optional<double> dt;
   std::optional<double> duration;
   std::optional<std::string> embedding;   ///< switch every body that has this embedding
-  std::vector<std::string> set;           ///< "key.path=value" (array elements by index: bodies.0.name)
+  std::vector<std::string> set;           ///< "key.path=value": bodies[0].material.youngs, bodies.0..., bodies.teddy...
 };
 
 struct Scene {
@@ -39,6 +39,7 @@ Scene load_scene(const std::string& path, const SceneOverrides& overrides = {});
 Scene scene_from_json(nlohmann::json doc, const std::string& path, const SceneOverrides& overrides = {});
 
 /// Applies one "key.path=value" override to a JSON document (value parsed as JSON, else a string).
+/// Array elements are chosen by index (`bodies[0]` or `bodies.0`) or by their "name" (`bodies.teddy`).
 void apply_override(nlohmann::json& doc, const std::string& assignment);
 
 }  // namespace eipc

@@ -38,6 +38,7 @@ struct RunSummary {
   int friction_rounds_max = 0;
   double min_distance = std::numeric_limits<double>::infinity();
   bool failed = false;
+  bool interrupted = false;  ///< the run was stopped from outside (set_stop_check), not by the solver
   std::string reason;  ///< why the run stopped early ("step N: ...")
   PhaseTimes phases;
 };
@@ -70,10 +71,10 @@ public:
   /// of wall time; the reason starts with `label` if given.
   void set_wall_limit(double seconds, std::string label = "");
 
-  /// Asked before every step; a reason it returns fails that step (as a
-  /// SolverFailure with that reason) instead of taking it: a stop request
-  /// (a signal, a controller's decision).
-  void set_stop_check(std::function<std::optional<std::string>()> check) { stop_check_ = std::move(check); }
+  /// Asked before every step and every Newton iteration: a reason it returns
+  /// (e.g. "SIGINT") ends the run there with Interrupted, the state at the last
+  /// completed step kept (summary().interrupted).
+  void set_stop_check(StopCheck check);
 
   /// Advances one step (see the file comment for failures). std::logic_error
   /// after the last step of the scene or after a failure.
@@ -112,7 +113,7 @@ private:
   std::optional<std::chrono::steady_clock::time_point> run_start_;
   std::optional<double> wall_limit_;
   std::string wall_limit_label_;
-  std::function<std::optional<std::string>()> stop_check_;
+  StopCheck stop_check_;
   bool finished_ = false;
 };
 

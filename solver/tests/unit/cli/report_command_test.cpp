@@ -155,7 +155,7 @@ TEST_CASE("eipc report tabulates E, fitted order, timing and pair forces of a sw
   SKIP_WITHOUT_PLOT_PYTHON();
   SweepDir sweep;
   const fs::path out = sweep.dir / "results";
-  const test::Result r = eipc_report(sweep.dir.string() + " --out " + out.string() + " --dt 0.01");
+  const test::Result r = eipc_report(sweep.dir.string() + " --out " + out.string() + " --dt 0.01 --pair bubble_left,teddy");
   INFO(r.output);
   REQUIRE(r.code == 0);
 
@@ -193,7 +193,8 @@ TEST_CASE("eipc report tabulates E, fitted order, timing and pair forces of a sw
     std::snprintf(low_row, sizeof low_row, "| low | 1.000e-03 | 2.200e-03 | 3.900e-03 | %.3f |", low_order);
     CHECK_THAT(md, Catch::Contains(low_row));
     CHECK_THAT(md, Catch::Contains("| affine | not run | not run | failed (exit 3) | – |"));
-    CHECK_THAT(md, Catch::Contains("eipc report " + sweep.dir.string() + " --out " + out.string() + " --dt 0.01"));
+    CHECK_THAT(md, Catch::Contains("eipc report " + sweep.dir.string() + " --out " + out.string() +
+                                   " --pair bubble_left,teddy --dt 0.01"));
   }
 
   {  // timing: wall, RTF, Newton iterations and the speed-up of each method over full at the same h
@@ -228,6 +229,30 @@ TEST_CASE("eipc report tabulates E, fitted order, timing and pair forces of a sw
       CHECK(std::stoi(row.at("active_pairs")) == 3 * i);
     }
   }
+}
+
+TEST_CASE("eipc report defaults: into DIR/report, forces of the pair in most contact", "[cli][report]") {
+  SKIP_WITHOUT_PLOT_PYTHON();
+  SweepDir sweep;
+  const fs::path cwd = fs::current_path();
+  fs::current_path(sweep.dir / "runs");  // nothing is written into the current directory
+  const test::Result r = eipc_report(sweep.dir.string() + " --dt 0.01");
+  fs::current_path(cwd);
+  INFO(r.output);
+  REQUIRE(r.code == 0);
+  CHECK_FALSE(fs::exists(sweep.dir / "runs" / "report.md"));
+  const std::string md = slurp(sweep.dir / "report" / "report.md");
+  // The first finished run at h = 0.01 (full) stores the pair as (teddy, bubble_left).
+  CHECK_THAT(md, Catch::Contains("Forces of teddy and bubble_left: the pair in most contact"));
+  CHECK_THAT(md, Catch::Contains("on teddy from bubble_left"));
+  const auto rows = read_csv(sweep.dir / "report" / "contact_forces.csv");
+  REQUIRE(rows.size() == 2 * 5);
+  for (const auto& row : rows) {  // the force on teddy: the opposite of the one on the bubble
+    const int i = static_cast<int>(std::lround(std::stod(row.at("time")) / 0.01));
+    const double scale = row.at("embedding") == "low" ? 1.5 : 1.0;
+    CHECK(std::stod(row.at("normal_y")) == -normal_on_bubble(i, scale).y());
+  }
+  CHECK_THAT(r.output, Catch::Contains("fitted order") && Catch::Contains("over h = 0.005, 0.01, 0.02 s"));
 }
 
 namespace {

@@ -186,16 +186,30 @@ TEST_CASE("eipc sweep refuses bad input with exit 2", "[cli][sweep]") {
   r = run_eipc("sweep " + scene(w) + " --dt 0.01 --embedding full --engine eipc,nosuch --out " + out);
   CHECK(r.code == 2);
   CHECK_THAT(r.output, Catch::Contains("eipc-nosuch"));
-  // A child that rejects its input: the run is recorded as failed, the sweep exits 2.
-  r = run_eipc("sweep " + scene(w) + " --dt 0.03 --embedding full --out " + out);
+  // An embedding name or a --set no run could use: refused before any run (no runs.csv).
+  for (const std::string& typo : {std::string("--embedding full,afine"), std::string("--embedding full --set contact.kapa=1")}) {
+    r = run_eipc("sweep " + scene(w) + " --dt 0.01 " + typo + " --out " + out);
+    INFO(r.output);
+    CHECK(r.code == 2);
+    CHECK_THAT(r.output, Catch::Contains("did you mean"));
+    CHECK_FALSE(fs::exists(fs::path(out) / "runs.csv"));
+  }
+  // An --out that cannot be a directory.
+  r = run_eipc("sweep " + scene(w) + " --dt 0.01 --embedding full --out " + scene(w) + "/sub");
+  CHECK(r.code == 2);
+  CHECK_THAT(r.output, Catch::Contains("--out") && !Catch::Contains("internal error"));
+  // A child that rejects its input (the scene is checked at the first h; 0.03 s does not divide
+  // the duration): that run is recorded as failed, the sweep exits 2.
+  r = run_eipc("sweep " + scene(w) + " --dt 0.01,0.03 --embedding full --out " + out);
   INFO(r.output);
   CHECK(r.code == 2);
   const std::vector<Row> rows = read_runs_csv(fs::path(out) / "runs.csv");
-  REQUIRE(rows.size() == 1);
-  CHECK(rows[0].at("status") == "failed");
-  CHECK(rows[0].at("exit_code") == "2");
-  CHECK(rows[0].at("trajectory") == "");
-  CHECK(rows[0].at("certified") == "");
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[1].at("dt") == "0.03");
+  CHECK(rows[1].at("status") == "failed");
+  CHECK(rows[1].at("exit_code") == "2");
+  CHECK(rows[1].at("trajectory") == "");
+  CHECK(rows[1].at("certified") == "");
 }
 
 TEST_CASE("eipc sweep and eipc error measure E(h) against a reference directory", "[cli][sweep]") {
@@ -215,7 +229,9 @@ TEST_CASE("eipc sweep and eipc error measure E(h) against a reference directory"
     INFO(row.at("trajectory"));
     CHECK(row.at("certified") == "");
     if (row.at("embedding") == "affine") {
-      CHECK(row.at("error") == "");  // no REF/cli/affine.h5
+      CHECK(row.at("error") == "");  // no REF/cli/affine.h5, and a warning says so
+      CHECK_THAT(r.output, Catch::Contains("warning: no error for " + (out / row.at("trajectory")).string() +
+                                           ": no reference " + (w.dir / "ref" / "cli" / "affine.h5").string()));
       continue;
     }
     const double expected = trajectory_error((out / row.at("trajectory")).string(), ref.string()).error;
@@ -237,6 +253,12 @@ TEST_CASE("eipc sweep and eipc error measure E(h) against a reference directory"
   const Result swapped = run_eipc("error " + ref.string() + " " + run);
   CHECK(swapped.code == 2);
   CHECK_THAT(swapped.output, Catch::Contains("not an integer multiple"));
+  CHECK_THAT(body.output, !Catch::Contains("warning"));
+  // Against another method's reference: a number, and a warning that it mixes two things.
+  const Result mixed = run_eipc("error " + (out / "cli_affine_dt0.02.h5").string() + " " + ref.string() + " --body a");
+  INFO(mixed.output);
+  CHECK(mixed.code == 0);
+  CHECK_THAT(mixed.output, Catch::Contains("warning: body 'a' is 'affine' in") && Catch::Contains("but 'full'"));
   const Result unknown = run_eipc("error " + run + " " + ref.string() + " --body c");
   CHECK(unknown.code == 2);
   CHECK_THAT(unknown.output, Catch::Contains("no body 'c'"));

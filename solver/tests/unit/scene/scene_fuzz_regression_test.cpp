@@ -1,41 +1,14 @@
 // Regression tests for scene-loader bugs found by fuzz_scene (solver/fuzz): each
 // malformed scene must be an InputError naming the file and the field, never
 // another exception.
-#include "eipc/testing/box_mesh.hpp"
-#include "eipc/mesh/write_mesh.hpp"
-#include "eipc/scene/scene.hpp"
+#include "scene_dir.hpp"
 
 #include <catch2/catch.hpp>
-#include <filesystem>
-#include <fstream>
-#include <unistd.h>
 
 using namespace eipc;
 using Catch::Matchers::Contains;
-namespace fs = std::filesystem;
 
 namespace {
-
-/// A scratch directory with cube.msh beside the scene file.
-struct SceneDir {
-  fs::path dir = fs::temp_directory_path() / ("eipc_scene_fuzz_" + std::to_string(::getpid()));
-  SceneDir() {
-    fs::create_directories(dir);
-    write_msh((dir / "cube.msh").string(), box_tet_mesh(Vec3(0, 0, 0), Vec3(0.1, 0.1, 0.1), 1, 1, 1));
-  }
-  ~SceneDir() { fs::remove_all(dir); }
-  /// Loads `json` as a scene; returns the InputError message ("" if it loaded).
-  std::string error_of(const std::string& json) const {
-    const std::string path = (dir / "scene.json").string();
-    std::ofstream(path) << json;
-    try {
-      load_scene(path);
-    } catch (const InputError& e) {
-      return e.what();
-    }
-    return "";
-  }
-};
 
 const std::string kBody =
     R"("bodies": [{"name": "a", "mesh": "cube.msh",
@@ -44,7 +17,7 @@ const std::string kBody =
 }  // namespace
 
 TEST_CASE("fuzz_scene: a scene without 'version' is an InputError, not a JSON exception", "[scene][fuzz]") {
-  SceneDir d;
+  test::SceneDir d("scene_fuzz");
   REQUIRE(d.error_of(R"({"format": "eipc-scene", "version": 1, "duration": 1, "dt": 0.1, )" + kBody + "}") == "");
   const std::string msg = d.error_of(R"({"format": "eipc-scene", "versioq": 1, "duration": 1, "dt": 0.1, )" + kBody + "}");
   CHECK_THAT(msg, Contains("scene.json") && Contains("missing required field 'version'"));
@@ -53,7 +26,7 @@ TEST_CASE("fuzz_scene: a scene without 'version' is an InputError, not a JSON ex
 }
 
 TEST_CASE("fuzz_scene: a huge solver.max_newton_iters is an InputError, not an overflowing cast", "[scene][fuzz]") {
-  SceneDir d;
+  test::SceneDir d("scene_fuzz");
   const std::string head = R"({"format": "eipc-scene", "version": 1, "duration": 1, "dt": 0.1, "solver": )";
   REQUIRE(d.error_of(head + R"({"max_newton_iters": 2147483647}, )" + kBody + "}") == "");
   CHECK_THAT(d.error_of(head + R"({"max_newton_iters": 1e300}, )" + kBody + "}"),
@@ -63,7 +36,7 @@ TEST_CASE("fuzz_scene: a huge solver.max_newton_iters is an InputError, not an o
 }
 
 TEST_CASE("solver.hessian takes exact_if_definite or projected, nothing else", "[scene]") {
-  SceneDir d;
+  test::SceneDir d("scene_fuzz");
   const std::string head = R"({"format": "eipc-scene", "version": 1, "duration": 1, "dt": 0.1, "solver": )";
   CHECK(d.error_of(head + R"({"hessian": "exact_if_definite"}, )" + kBody + "}") == "");
   CHECK(d.error_of(head + R"({"hessian": "projected"}, )" + kBody + "}") == "");
@@ -73,7 +46,7 @@ TEST_CASE("solver.hessian takes exact_if_definite or projected, nothing else", "
 }
 
 TEST_CASE("contact.friction_max_rounds is an integer from 1 to 1000, friction_tol positive", "[scene]") {
-  SceneDir d;
+  test::SceneDir d("scene_fuzz");
   const std::string head = R"({"format": "eipc-scene", "version": 1, "duration": 1, "dt": 0.1, "contact": )";
   CHECK(d.error_of(head + R"({"friction_max_rounds": 1, "friction_tol": 1e-3}, )" + kBody + "}") == "");
   CHECK_THAT(d.error_of(head + R"({"friction_max_rounds": 2.5}, )" + kBody + "}"),

@@ -147,22 +147,50 @@ TEST_CASE("A failed step finishes the sinks as incomplete with the last state an
 
 namespace eipc {
 
-TEST_CASE("A stop request fails the next step: the run ends incomplete with its reason", "[simulation]") {
+TEST_CASE("A stop request ends the run before the next step: incomplete, interrupted, with its reason",
+          "[simulation]") {
   test::Workspace w;
   Simulation sim(load_scene(w.scene("", R"("duration": 0.05,)")), 1);
   RecordingSink sink;
   sim.add_sink(sink);
   sim.set_stop_check([&]() -> std::optional<std::string> {
-    if (sim.step_index() == 2) return std::string("stopped by a test");
+    if (sim.step_index() == 2) return std::string("a test");
     return std::nullopt;
   });
   const RunSummary& summary = sim.run();
   CHECK(summary.failed);
+  CHECK(summary.interrupted);
   CHECK(summary.steps == 2);
-  CHECK(summary.reason == "step 3: stopped by a test");
+  CHECK(summary.reason == "step 3: interrupted by a test before the step");
   REQUIRE(sink.status == TrajectoryStatus::incomplete);
   CHECK(sink.reason == summary.reason);
   CHECK(sink.frames.back().step == 2);
+}
+
+}  // namespace eipc
+
+namespace eipc {
+
+TEST_CASE("A stop request is asked between Newton iterations: a struggling step ends within one", "[simulation]") {
+  test::Workspace w;
+  // newton_tol 1e-300 is never met: the first step iterates until it is stopped.
+  Simulation sim(load_scene(w.scene("", R"("duration": 0.05,)"),
+                            {std::nullopt, std::nullopt, std::nullopt,
+                             {"solver.newton_tol=1e-300", "solver.max_newton_iters=100000"}}),
+                 1);
+  RecordingSink sink;
+  sim.add_sink(sink);
+  int asked = 0;
+  sim.set_stop_check([&]() -> std::optional<std::string> {
+    if (++asked == 6) return std::string("a test");  // once before the step, then each iteration
+    return std::nullopt;
+  });
+  const RunSummary& summary = sim.run();
+  CHECK(summary.interrupted);
+  CHECK(summary.steps == 0);
+  CHECK(summary.reason == "step 1: interrupted by a test during Newton iteration 5 at t = 0.010000 s");
+  CHECK(sink.status == TrajectoryStatus::incomplete);
+  CHECK(sink.frames.size() == 1);
 }
 
 }  // namespace eipc

@@ -1,0 +1,352 @@
+#include "certify_dataset.hpp"
+
+#include "child_process.hpp"
+#include "stop_signal.hpp"
+#include "sweep_records.hpp"
+
+#include "eipc/certify/obj_frames.hpp"
+#include "eipc/common.hpp"
+#include "eipc/io/output_path.hpp"
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+namespace eipc::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+/// What `eipc certify` reads as one sequence when it is an entry of the dataset's root.
+bool is_sequence(const fs::directory_entry& e) {
+  const std::string name = e.path().filename().string();
+  if (name.empty() || name[0] == '.') return false;
+  if (e.is_directory()) return true;
+  static const char* const kExtensions[] = {".h5", ".pvd", ".obj", ".ply", ".stl", ".vtk", ".vtu", ".vtp"};
+  const std::string ext = e.path().extension().string();
+  return e.is_regular_file() && std::find(std::begin(kExtensions), std::end(kExtensions), ext) != std::end(kExtensions);
+}
+
+std::vector<fs::path> find_sequences(const DatasetOptions& o) {
+  std::error_code ec;
+  if (!fs::is_directory(o.root, ec))
+    throw InputError(o.root + ": not a directory (a dataset holds one sequence per entry)");
+  const fs::path out = fs::weakly_canonical(o.out);
+  std::vector<fs::path> found;
+  for (const auto& e : fs::directory_iterator(o.root))
+    if (is_sequence(e) && fs::weakly_canonical(e.path()) != out) found.push_back(e.path());
+  std::sort(found.begin(), found.end(), [](const fs::path& a, const fs::path& b) {
+    return certify::natural_less(a.filename().string(), b.filename().string());
+  });
+  if (found.empty())
+    throw InputError(o.root + ": no sequence found (sub-directories, or .h5, .pvd, .obj, .ply, .stl, .vtk, .vtu, .vtp files)");
+  return found;
+}
+
+/// The files of one sequence's certification in OUT.
+struct SequenceFiles {
+  std::string name, certificate, log, record;
+  explicit SequenceFiles(const fs::path& sequence, const std::string& out)
+      : name(sequence.filename().string()),
+        certificate((fs::path(out) / (name + ".certify.json")).string()),
+        log((fs::path(out) / (name + ".certify.log")).string()),
+        record((fs::path(out) / (name + ".record.json")).string()) {}
+};
+
+/// Finished: a record of a certification that ended (0, 1 or 2) with the same arguments.
+bool is_finished(const SequenceFiles& f, const json& arguments) {
+  const json record = read_json_file(f.record);
+  if (!record.is_object() || record.value("format", "") != "eipc-certify-dataset-run") return false;
+  const int code = record.value("exit_code", -1);
+  return code >= 0 && code <= 2 && record.value("arguments", json()) == arguments;
+}
+
+/// One row of the table from a sequence's record and certificate.
+std::vector<std::string> table_row(const SequenceFiles& f) {
+  const json record = read_json_file(f.record);
+  const json cert = read_json_file(f.certificate);
+  const int code = record.is_object() ? record.value("exit_code", -1) : -1;
+  const json summary = cert.is_object() ? cert.value("summary", json::object()) : json::object();
+  const auto number = [&](const char* key) -> std::string {
+    if (!summary.contains(key) || summary[key].is_null()) return "";
+    return summary[key].is_number_integer() ? std::to_string(summary[key].get<long long>())
+                                            : fmt::format("{}", summary[key].get<double>());
+  };
+  std::string status = code == 0 ? "clear" : code == 1 ? "not clear" : code == 2 ? "bad input" : "failed";
+  if (code == 1 && summary.value("failed_frames", 0) > 0) status = "intersecting";
+  else if (code == 1 && summary.value("motions_collision", 0) > 0) status = "motion collides";
+  else if (code == 1 && summary.value("motions_inconclusive", 0) > 0) status = "motion undecided";
+  const std::size_t pairs = summary.contains("pairs") && summary["pairs"].is_array() ? summary["pairs"].size() : 0;
+  std::string problem;
+  if (code == 2 || code < 0) {  // the first line of the child's message
+    std::ifstream log(f.log);
+    std::getline(log, problem);
+  }
+  return {f.name,
+          status,
+          std::to_string(code),
+          number("frames"),
+          number("failed_frames"),
+          code == 0 || code == 1 ? std::to_string(pairs) : "",
+          number("max_depth"),
+          number("first_intersection_frame"),
+          number("first_intersection_time"),
+          number("motions_collision"),
+          number("motions_inconclusive"),
+          record.is_object() ? fmt::format("{:.3f}", record.value("seconds", 0.0)) : "",
+          problem};
+}
+
+const std::vector<std::string> kColumns = {
+    "sequence",    "status",           "exit_code",   "frames",   "failed_frames", "intersecting_pairs",
+    "max_depth",   "first_failure_frame", "first_failure_time", "motions_collision", "motions_inconclusive",
+    "seconds",     "problem"};
+
+std::string csv_cell(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+/// DIR/dataset-plan.json: what the tasks certify, with which arguments.
+struct Plan {
+  std::string root, out;
+  std::vector<std::string> arguments;
+  int threads = 1;  ///< --threads of each `eipc certify`
+  std::vector<fs::path> sequences;
+};
+
+std::string plan_path(const std::string& dir) { return (fs::path(dir) / "dataset-plan.json").string(); }
+
+void write_plan(const Plan& p) {
+  json sequences = json::array();
+  for (const fs::path& s : p.sequences) sequences.push_back(s.string());
+  write_file_atomically(plan_path(p.out), json{{"format", "eipc-certify-dataset-plan"},
+                                               {"root", p.root},
+                                               {"arguments", p.arguments},
+                                               {"threads", p.threads},
+                                               {"sequences", sequences}}
+                                              .dump(2));
+}
+
+Plan read_plan(const std::string& dir) {
+  const json j = read_json_file(plan_path(dir));
+  if (!j.is_object() || j.value("format", "") != "eipc-certify-dataset-plan")
+    throw InputError(plan_path(dir) + ": not a dataset plan (made by eipc certify ROOT --dataset --out " + dir + ")");
+  Plan p;
+  p.root = j.value("root", "");
+  p.out = fs::absolute(dir).lexically_normal().string();
+  p.arguments = j.value("arguments", std::vector<std::string>{});
+  p.threads = j.value("threads", 1);
+  for (const std::string& s : j.value("sequences", std::vector<std::string>{})) p.sequences.emplace_back(s);
+  return p;
+}
+
+/// OUT/dataset.csv and OUT/dataset.md from every sequence's files. Returns the exit code.
+int write_table(const Plan& o, const std::vector<fs::path>& sequences) {
+  std::string csv, md;
+  for (const std::string& c : kColumns) csv += (csv.empty() ? "" : ",") + c;
+  csv += "\n";
+  std::map<std::string, int> counts;
+  std::string rows;
+  int code = 0;
+  for (const fs::path& s : sequences) {
+    const std::vector<std::string> row = table_row(SequenceFiles(s, o.out));
+    std::string line;
+    for (const std::string& cell : row) line += (line.empty() ? "" : ",") + csv_cell(cell);
+    csv += line + "\n";
+    ++counts[row[1]];
+    std::string md_row = "|";
+    for (std::string cell : row) {
+      for (std::size_t p = cell.find('|'); p != std::string::npos; p = cell.find('|', p + 2)) cell.replace(p, 1, "\\|");
+      md_row += " " + cell + " |";
+    }
+    rows += md_row + "\n";
+    const int c = std::stoi(row[2]);
+    if (c == 2 || c < 0) code = 2;
+    else if (c == 1 && code == 0) code = 1;
+  }
+  md = "# Certification of " + o.root + "\n\n" + std::to_string(sequences.size()) + " sequences:";
+  for (const auto& [status, n] : counts) md += fmt::format(" {} {},", n, status);
+  md.back() = '.';
+  md += "\n\nMade by `eipc certify " + o.root + " --dataset --out " + o.out;
+  for (const std::string& a : o.arguments) md += " " + a;
+  md += "`; certificates and logs beside this file (docs/certify.md, \"Whole datasets\").\n\n|";
+  for (const std::string& c : kColumns) md += " " + c + " |";
+  md += "\n|";
+  for (std::size_t i = 0; i < kColumns.size(); ++i) md += "---|";
+  md += "\n" + rows;
+  write_file_atomically((fs::path(o.out) / "dataset.csv").string(), csv);
+  write_file_atomically((fs::path(o.out) / "dataset.md").string(), md);
+  return code;
+}
+
+/// Runs tasks here, --jobs at once, printing a line (or a bar) per finished sequence.
+/// Returns 0, or 128 + signal if interrupted (the tasks stop and leave no record).
+int run_here(const Plan& plan, const std::vector<std::size_t>& todo, std::size_t jobs) {
+  const std::string exe = self_executable();
+  const bool bar = isatty(STDERR_FILENO);
+  std::map<pid_t, std::size_t> running;
+  std::size_t next = 0, done = 0, not_clear = 0;
+  while (next < todo.size() || !running.empty()) {
+    if (stop_signal()) {
+      for (const auto& [pid, i] : running) ::kill(pid, SIGTERM);
+      for (const auto& [pid, i] : running) {
+        int status = 0;
+        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+      }
+      fmt::print(stderr, "\n[certify] interrupted; finished sequences are kept: run the same command to resume\n");
+      return 128 + stop_signal();
+    }
+    while (running.size() < jobs && next < todo.size()) {
+      const std::size_t i = todo[next++];
+      running.emplace(spawn_child({exe, "certify-task", plan.out, std::to_string(i)}, "", ""), i);
+    }
+    int status = 0;
+    const pid_t pid = ::waitpid(-1, &status, WNOHANG);
+    if (pid == 0 || (pid < 0 && errno == EINTR)) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      continue;
+    }
+    const auto it = running.find(pid);
+    if (pid < 0 || it == running.end()) throw std::runtime_error("certify: lost track of a child process");
+    const SequenceFiles f(plan.sequences[it->second], plan.out);
+    running.erase(it);
+    const json record = read_json_file(f.record);
+    const int code = record.is_object() ? record.value("exit_code", -1) : exit_code_of(status);
+    ++done;
+    if (code != 0) ++not_clear;
+    const std::string verdict = code == 0 ? "clear" : code == 1 ? "NOT CLEAR" : code == 2 ? "bad input" : "failed";
+    if (bar) {
+      const std::size_t width = 30, filled = width * done / todo.size();
+      fmt::print(stderr, "\r[{}{}] {}/{} sequences, {} not clear; last: {} {}        ", std::string(filled, '#'),
+                 std::string(width - filled, '.'), done, todo.size(), not_clear, f.name, verdict);
+    } else {
+      fmt::print(stderr, "[certify] {}/{} {}: {} ({:.2f} s)\n", done, todo.size(), f.name, verdict,
+                 record.is_object() ? record.value("seconds", 0.0) : 0.0);
+    }
+  }
+  if (bar && !todo.empty()) fmt::print(stderr, "\n");
+  return 0;
+}
+
+/// Submits the tasks Slurm does not list already. Returns an exit code when there is
+/// nothing to collect yet (submitted without --wait, or interrupted), else nullopt.
+std::optional<int> run_on_slurm(const Plan& plan, const std::vector<std::size_t>& todo, const SlurmOptions& so) {
+  const auto queued = queued_tasks(plan.out);
+  std::vector<std::size_t> submit;
+  for (std::size_t i : todo)
+    if (!queued.count(i)) submit.push_back(i);
+  if (!submit.empty()) {
+    const std::string job =
+        submit_array(plan.out, submit, so, ArrayTask{"certify", {self_executable(), "certify-task"}});
+    fmt::print(stderr, "[certify] submitted job {}: {} tasks (array {}); task output in {}/slurm\n", job,
+               submit.size(), array_ranges(submit), plan.out);
+  }
+  if (!so.wait) {
+    fmt::print(stderr, "[certify] `eipc certify --status {}` shows progress; when the tasks have ended, run the same "
+                       "command again (or add --wait) to collect the table\n", plan.out);
+    return 0;
+  }
+  if (const int stopped = wait_for_tasks(plan.out, "certify")) return stopped;
+  return std::nullopt;
+}
+
+}  // namespace
+
+int certify_dataset(const DatasetOptions& o) {
+  prepare_output_directory(o.out, "--out");
+  Plan plan;
+  // Absolute paths: the tasks may run elsewhere (another directory, a cluster node).
+  plan.root = fs::absolute(o.root).lexically_normal().string();
+  plan.out = fs::absolute(o.out).lexically_normal().string();
+  plan.arguments = o.certify_arguments;
+  plan.sequences = find_sequences(o);
+  for (fs::path& s : plan.sequences) s = fs::absolute(s).lexically_normal();
+  const json arguments = plan.arguments;
+  std::vector<std::size_t> todo;
+  for (std::size_t i = 0; i < plan.sequences.size(); ++i)
+    if (!is_finished(SequenceFiles(plan.sequences[i], plan.out), arguments)) todo.push_back(i);
+  fmt::print(stderr, "[certify] {} sequences in {}: {} to certify, {} finished earlier\n", plan.sequences.size(),
+             o.root, todo.size(), plan.sequences.size() - todo.size());
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t jobs = o.jobs > 0 ? std::size_t(o.jobs) : cores;
+  // Here each task gets its share of the cores; a Slurm task has the one CPU it asks for.
+  // (Results do not depend on the thread count.)
+  plan.threads = o.slurm ? 1 : int(std::max<std::size_t>(1, cores / std::max<std::size_t>(1, std::min(jobs, todo.size()))));
+  write_plan(plan);
+  catch_stop_signals();
+  if (o.slurm) {
+    if (const std::optional<int> code = run_on_slurm(plan, todo, *o.slurm)) return *code;
+  } else if (const int stopped = run_here(plan, todo, jobs)) {
+    return stopped;
+  }
+  const int code = write_table(plan, plan.sequences);
+  fmt::print(stderr, "[certify] table {}/dataset.csv and dataset.md; exit {}\n", plan.out, code);
+  return code;
+}
+
+int certify_task(const std::string& dir, std::size_t index) {
+  catch_stop_signals();
+  const Plan plan = read_plan(dir);
+  if (index >= plan.sequences.size())
+    throw InputError(fmt::format("{}: no sequence {} (the plan has {})", plan_path(dir), index, plan.sequences.size()));
+  const SequenceFiles f(plan.sequences[index], plan.out);
+  std::vector<std::string> argv = {self_executable(), "certify", plan.sequences[index].string(), "--json",
+                                   "--threads", std::to_string(plan.threads)};
+  argv.insert(argv.end(), plan.arguments.begin(), plan.arguments.end());
+  const auto start = std::chrono::steady_clock::now();
+  const int code = wait_passing_on_stop(spawn_child(argv, f.certificate, f.log));
+  if (stop_signal()) return 128 + stop_signal();  // no record: certified again next time
+  // The record is written last: a sequence without one is certified again.
+  write_file_atomically(f.record, json{{"format", "eipc-certify-dataset-run"},
+                                       {"sequence", plan.sequences[index].string()},
+                                       {"arguments", plan.arguments},
+                                       {"exit_code", code},
+                                       {"seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                                                                 start).count()}}
+                                      .dump(2));
+  return code;
+}
+
+int print_dataset_status(const std::string& dir) {
+  const Plan plan = read_plan(dir);
+  std::map<std::size_t, QueuedTask> queued;
+  if (fs::exists(fs::path(plan.out) / "slurm" / "jobs.txt")) queued = queued_tasks(plan.out);
+  const json arguments = plan.arguments;
+  std::map<std::string, int> counts;
+  for (std::size_t i = 0; i < plan.sequences.size(); ++i) {
+    const SequenceFiles f(plan.sequences[i], plan.out);
+    std::string state = "missing", detail;
+    const auto q = queued.find(i);
+    if (is_finished(f, arguments)) {
+      const std::vector<std::string> row = table_row(f);
+      state = "done";
+      detail = row[1] + " (exit " + row[2] + ")";
+    } else if (q != queued.end()) {
+      state = q->second.state == "RUNNING" ? "running" : "queued";
+      detail = "job " + q->second.job_id + "_" + q->second.task_id;
+    }
+    ++counts[state];
+    fmt::print("{:<8} {:<40} {}\n", state, f.name, detail);
+  }
+  std::string summary;
+  for (const auto& [state, n] : counts) summary += fmt::format("{}{} {}", summary.empty() ? "" : ", ", n, state);
+  fmt::print("{} sequences: {}\n", plan.sequences.size(), summary);
+  return 0;
+}
+
+}  // namespace eipc::cli

@@ -1,0 +1,88 @@
+// `eipc certify ROOT --dataset`: one process per sequence, a table, resuming
+// (docs/certify.md, "Whole datasets").
+#include "cli_test_helpers.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <sstream>
+
+using namespace eipc;
+using namespace eipc::test;
+using Catch::Matchers::Contains;
+
+namespace {
+
+/// An OBJ frame of two tetrahedra; the second one `overlap` into the first (0: 2 apart).
+std::string two_tets(double overlap) {
+  std::ostringstream s;
+  const double x = 3.0 - 2.8 * overlap;
+  s << "o a\nv 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n";
+  s << "o b\nv " << x << " 0.2 0.2\nv " << x + 1 << " 0.2 0.2\nv " << x << " 1.2 0.2\nv " << x << " 0.2 1.2\n";
+  s << "f 5 7 6\nf 5 6 8\nf 5 8 7\nf 6 7 8\n";
+  return s.str();
+}
+
+std::vector<std::string> lines_of(const fs::path& file) {
+  std::ifstream in(file);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+}  // namespace
+
+TEST_CASE("eipc certify --dataset certifies each sequence once, tabulates them and resumes", "[cli][certify]") {
+  Workspace w;
+  const fs::path root = w.dir / "dataset", out = w.dir / "certificates";
+  for (const char* seq : {"clear", "crossing"}) fs::create_directories(root / seq);
+  for (int frame = 0; frame < 3; ++frame) {
+    std::ofstream(root / "clear" / ("f" + std::to_string(frame) + ".obj")) << two_tets(0);
+    std::ofstream(root / "crossing" / ("f" + std::to_string(frame) + ".obj")) << two_tets(frame >= 1 ? 1 : 0);
+  }
+  std::ofstream(root / "broken.h5") << "not an HDF5 file";
+  std::ofstream(root / "notes.txt") << "not a sequence";
+  const std::string command = "certify " + root.string() + " --dataset --jobs 2 --out " + out.string();
+
+  const Result first = run_eipc(command);
+  INFO(first.output);
+  CHECK(first.code == 2);  // a sequence was bad input
+  CHECK_THAT(first.output, Contains("3 sequences") && Contains("3 to certify"));
+  const std::vector<std::string> table = lines_of(out / "dataset.csv");
+  REQUIRE(table.size() == 4);
+  CHECK(table[0] ==
+        "sequence,status,exit_code,frames,failed_frames,intersecting_pairs,max_depth,first_failure_frame,"
+        "first_failure_time,motions_collision,motions_inconclusive,seconds,problem");
+  CHECK_THAT(table[1], Contains("broken.h5,bad input,2,") && Contains("not a readable HDF5 file"));
+  CHECK_THAT(table[2], Catch::StartsWith("clear,clear,0,3,0,0,,,,"));
+  CHECK_THAT(table[3], Catch::StartsWith("crossing,intersecting,1,3,2,1,"));
+  CHECK_THAT(table[3], Contains(",1,,"));  // first failure: frame 1 (OBJ frames have no times)
+  CHECK_THAT(lines_of(out / "dataset.md")[2], Contains("3 sequences: 1 bad input, 1 clear, 1 intersecting."));
+
+  // Nothing is certified again; a sequence without its record is.
+  const Result again = run_eipc(command);
+  CHECK(again.code == 2);
+  CHECK_THAT(again.output, Contains("0 to certify, 3 finished earlier"));
+  fs::remove(out / "clear.record.json");
+  const Result resumed = run_eipc(command);
+  CHECK_THAT(resumed.output, Contains("1 to certify, 2 finished earlier") && Contains("clear: clear"));
+  CHECK(lines_of(out / "dataset.csv") .size() == 4);
+  // Other certify options are another certification: all again.
+  const Result continuous = run_eipc(command + " --continuous");
+  CHECK_THAT(continuous.output, Contains("3 to certify"));
+  CHECK_THAT(lines_of(out / "dataset.csv")[2], Catch::StartsWith("clear,clear,0,3,0,0,,,,0,0,"));
+}
+
+TEST_CASE("eipc certify --dataset refuses what is not a dataset run with exit 2", "[cli][certify]") {
+  Workspace w;
+  const Result no_out = run_eipc("certify " + w.dir.string() + " --dataset");
+  CHECK(no_out.code == 2);
+  CHECK_THAT(no_out.output, Contains("--dataset needs --out"));
+  const Result empty = run_eipc("certify " + (w.dir / "none").string() + " --dataset --out " + (w.dir / "o").string());
+  CHECK(empty.code == 2);
+  CHECK_THAT(empty.output, Contains("not a directory"));
+  fs::create_directories(w.dir / "empty");
+  const Result nothing =
+      run_eipc("certify " + (w.dir / "empty").string() + " --dataset --out " + (w.dir / "o").string());
+  CHECK(nothing.code == 2);
+  CHECK_THAT(nothing.output, Contains("no sequence found"));
+}
