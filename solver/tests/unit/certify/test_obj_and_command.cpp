@@ -150,7 +150,7 @@ TEST_CASE("certify command on OBJ frame directories", "[certify][obj]") {
   }
 }
 
-TEST_CASE("--pairs-out lists every colliding pair of a motion as CSV", "[certify][obj][ccd]") {
+TEST_CASE("certify --pairs-out lists every colliding pair of a motion as CSV", "[certify][obj][ccd]") {
   // A tetrahedron falls through a box between two OBJ frames: both frames are clean.
   TempDir dir("pairs_out");
   const test::Surface box = test::box({0, 0, 0}, {1, 1, 1});

@@ -53,7 +53,7 @@ TEST_CASE("CCD query lines give one answer each", "[contact][ccd_queries]") {
   CHECK(!(lines >> flag));
 }
 
-TEST_CASE("--exact prints the exact verdict beside the conservative one", "[contact][ccd_queries]") {
+TEST_CASE("ccd --exact prints the exact verdict beside the conservative one", "[contact][ccd_queries]") {
   // The point of the first test falling through the face (contact exactly at t = 1/2), and one
   // stopping exactly on the face plane beside the triangle (conservative CCD may flag it; exact says no).
   const std::string hit = "vf,0.2,0.2,1, 0,0,0, 1,0,0, 0,1,0, 0.2,0.2,-1, 0,0,0, 1,0,0, 0,1,0\n";
