@@ -2,6 +2,7 @@
 
 #include "eipc/common.hpp"
 #include "eipc/ccd/additive_ccd.hpp"
+#include "eipc/certify/exact_ccd.hpp"
 
 #include <array>
 #include <cmath>
@@ -32,13 +33,19 @@ std::vector<std::string> split(const std::string& s, char sep) {
   }
 }
 
+std::string number(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
 [[noreturn]] void fail(long line, const std::string& what) {
   throw InputError("CCD queries, line " + std::to_string(line) + ": " + what);
 }
 
 }  // namespace
 
-int run_ccd_queries(std::istream& in, std::ostream& out) {
+int run_ccd_queries(std::istream& in, std::ostream& out, bool exact) {
   AdditiveCcdOptions options;
   options.stop_fraction = 1e-6;
   std::string text;
@@ -65,13 +72,15 @@ int run_ccd_queries(std::istream& in, std::ostream& out) {
     const bool hit = type == "vf"
                          ? point_triangle_ccd(x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7], 0.0, 1.0, toi, options)
                          : edge_edge_ccd(x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7], 0.0, 1.0, toi, options);
-    if (hit) {
-      char buf[40];
-      std::snprintf(buf, sizeof buf, "%.17g", toi);
-      out << "1 " << buf << '\n';
-    } else {
-      out << "0\n";
+    out << (hit ? "1 " + number(toi) : std::string("0"));
+    if (exact) {
+      const std::array<Vec3, 4> x0{x[0], x[1], x[2], x[3]}, x1{x[4], x[5], x[6], x[7]};
+      const certify::PairDecision d =
+          type == "vf" ? certify::decide_point_triangle(x0, x1) : certify::decide_edge_edge(x0, x1);
+      out << (d.verdict == certify::MotionVerdict::collision ? " exact 1 " + number(d.t_lo) + " " + number(d.t_hi)
+                                                             : std::string(" exact 0"));
     }
+    out << '\n';
   }
   return 0;
 }

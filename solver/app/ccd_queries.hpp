@@ -12,8 +12,10 @@ namespace eipc {
 /// Writes one line per query: `1 TOI` (may collide; TOI conservative, 17
 /// significant digits) or `0`, for minimum separation 0 and tmax = 1. Uses
 /// additive CCD with stop_fraction 1e-6 (fewer false positives than the solver's
-/// 0.1; still conservative). Returns 0 (the exit code); a bad line throws
-/// InputError naming its line number and the problem.
-int run_ccd_queries(std::istream& in, std::ostream& out);
+/// 0.1; still conservative). With `exact`, each line continues with the exact
+/// verdict (eipc/certify/exact_ccd.hpp): ` exact 1 T_LO T_HI` (touches; the first
+/// contact lies in [T_LO, T_HI]) or ` exact 0` (never touches). Returns 0 (the
+/// exit code); a bad line throws InputError naming its line number and the problem.
+int run_ccd_queries(std::istream& in, std::ostream& out, bool exact = false);
 
 }  // namespace eipc

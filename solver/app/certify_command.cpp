@@ -60,6 +60,8 @@ void add_certify_command(CLI::App& app) {
       ->option_text("objects|components");
   cmd->add_flag("--json", c->options.json, "machine-readable report");
   cmd->add_flag("--continuous", c->options.continuous, "also check the straight-line motion between consecutive frames");
+  cmd->add_option("--pairs-out", c->options.pairs_out, "with --continuous: write every colliding primitive pair to this CSV")
+      ->needs("--continuous");
   cmd->add_option("--ground", c->ground, "ground plane height (overrides the trajectory's)");
   cmd->add_flag("--no-ground", c->options.no_ground, "ignore any ground plane");
   cmd->add_option("--threads", c->options.threads, "worker threads (0: all cores)");

@@ -1,6 +1,9 @@
 // Certification throughput on a ~10k-triangle scene: two icospheres
 // (5120 triangles each) 1e-3 apart. Reports frames per second of the exact
-// per-frame check and of the continuous (motion) check. BM_certify_dataset_frame:
+// per-frame check and of the continuous (motion) check. Then the continuous
+// check by phase on the large frame pair (large_frames.hpp, 81,920 triangles):
+// broad phase (swept primitive boxes), narrow phase (exact decisions), and the
+// exact decision alone on the published CCD queries. BM_certify_dataset_frame:
 // the static check of a 153,600-triangle frame of 120 spheres, 12 pairs of them
 // intersecting (the frames solver/bench/make_frames.py writes, split into components).
 
@@ -8,7 +11,10 @@
 #include "eipc/certify/exact_tests.hpp"
 #include "eipc/certify/frame_check.hpp"
 #include "eipc/certify/motion_check.hpp"
+#include "eipc/certify/exact_ccd.hpp"
 #include "eipc/util/parallel.hpp"
+#include "../tests/unit/ccd/published_queries.hpp"
+#include "large_frames.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -16,6 +22,8 @@ using namespace eipc;
 using namespace eipc::certify;
 
 namespace {
+
+namespace test = eipc::certify::test;  // (eipc::test holds the published queries)
 
 struct Scene {
   test::Surface a = test::sphere({0, 0, 0}, 0.05, 4);
@@ -86,11 +94,62 @@ void BM_certify_motion(benchmark::State& state) {
   for (auto _ : state) {
     const MotionCheck r = check_motion(from, to, -1.0);
     if (r.status() != MotionStatus::certified) state.SkipWithError("motion should certify");
-    prims = r.primitive_candidates;
+    prims = r.vertex_face_candidates + r.edge_edge_candidates;
   }
   state.counters["primitive_pairs"] = static_cast<double>(prims);
   state.counters["motions_per_s"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_certify_motion)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+const bench::LargeFrames& large() {
+  static const bench::LargeFrames f = bench::large_frames();
+  return f;
+}
+
+std::vector<BodyState> states(const std::vector<test::Surface>& s) {
+  std::vector<BodyState> b;
+  for (const auto& x : s) b.push_back({&x.x, &x.faces, true});
+  return b;
+}
+
+/// The whole motion check on 81,920 triangles; the phases' times as counters.
+void BM_certify_motion_large(benchmark::State& state) {
+  const ThreadLimit limit(static_cast<int>(state.range(0)));
+  const auto from = states(large().from), to = states(large().to);
+  MotionCheck r;
+  double broad = 0, narrow = 0, exact = 0;
+  for (auto _ : state) {
+    r = check_motion(from, to, std::nullopt);
+    broad += r.broad_seconds;
+    narrow += r.narrow_seconds;
+    exact += r.exact_seconds;
+  }
+  const double n = static_cast<double>(state.iterations());
+  state.counters["broad_s"] = broad / n;
+  state.counters["narrow_s"] = narrow / n;
+  state.counters["exact_thread_s"] = exact / n;
+  state.counters["vf_candidates"] = static_cast<double>(r.vertex_face_candidates);
+  state.counters["ee_candidates"] = static_cast<double>(r.edge_edge_candidates);
+  state.counters["exact_pairs"] = static_cast<double>(r.exact_pairs);
+  state.counters["collisions"] = static_cast<double>(r.collisions);
+}
+BENCHMARK(BM_certify_motion_large)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+/// Narrow phase alone: the exact decision of the 2,444 published queries (hard, near-degenerate cases).
+void BM_exact_ccd_published_queries(benchmark::State& state) {
+  const auto queries = eipc::test::load_published_queries();
+  std::size_t exact = 0;
+  for (auto _ : state) {
+    exact = 0;
+    for (const auto& q : queries) {
+      const std::array<Vec3, 4> x0{q.x[0], q.x[1], q.x[2], q.x[3]}, x1{q.x[4], q.x[5], q.x[6], q.x[7]};
+      const PairDecision d = q.type == "vf" ? decide_point_triangle(x0, x1) : decide_edge_edge(x0, x1);
+      exact += d.exact_path;
+    }
+  }
+  state.counters["queries"] = static_cast<double>(queries.size());
+  state.counters["exact_pairs"] = static_cast<double>(exact);
+}
+BENCHMARK(BM_exact_ccd_published_queries)->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include "eipc/certify/dataset_input.hpp"
 #include "eipc/certify/file_indices.hpp"
 #include "eipc/mesh/surface_file.hpp"
+#include "eipc/io/output_path.hpp"
 #include "eipc/io/trajectory_file.hpp"
 #include "eipc/util/parallel.hpp"
 
@@ -12,6 +13,7 @@
 #include <chrono>
 #include <cctype>
 #include <filesystem>
+#include <fstream>
 
 namespace eipc::certify {
 
@@ -84,8 +86,8 @@ CertifyReport certify_trajectory(const Trajectory& trajectory, const CertifyOpti
     if (options.continuous && k > 0) {
       const Frame& prev = trajectory.frames[k - 1];
       report.motions.push_back({static_cast<int>(k - 1), static_cast<int>(k), prev.time, f.time,
-                                check_motion(states(prev, k - 1), states(f, k), report.ground_height, options.motion,
-                                             options.max_examples)});
+                                check_motion(states(prev, k - 1), states(f, k), report.ground_height,
+                                             options.max_examples, !options.pairs_out.empty())});
     }
   }
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -133,7 +135,13 @@ CertifyReport certify_input(const std::string& path, const CertifyOptions& optio
 
 int certify_command(const std::string& path, const CertifyOptions& options, std::ostream& out, std::ostream& err) {
   try {
+    if (!options.pairs_out.empty()) prepare_output_file(options.pairs_out, "--pairs-out");  // before any work
     const CertifyReport report = certify_input(path, options);
+    if (!options.pairs_out.empty()) {
+      std::ofstream csv(options.pairs_out);
+      if (csv) write_colliding_pairs_csv(report, csv);
+      if (!csv) throw InputError(options.pairs_out + ": cannot write the colliding pairs");
+    }
     if (options.json) print_report_json(report, out);
     else print_report(report, out);
     return report.exit_code();

@@ -51,8 +51,10 @@ void use_file_indices(CertifyReport& report, const DatasetInput& input) {
         files.triangle(p.deepest->into, p.deepest->triangle);
       }
   }
-  for (MotionReport& m : report.motions)
+  for (MotionReport& m : report.motions) {
     for (MotionPair& p : m.check.examples) translate(files, p);
+    for (MotionPair& p : m.check.colliding) translate(files, p);
+  }
 }
 
 }  // namespace eipc::certify

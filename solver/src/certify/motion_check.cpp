@@ -1,43 +1,86 @@
 #include "eipc/certify/motion_check.hpp"
 #include "eipc/mesh/surface.hpp"
 
-#include "eipc/certify/box_overlap.hpp"
+#include "eipc/broad_phase/broad_phase.hpp"
+#include "eipc/certify/exact_ccd.hpp"
+#include "contact_conditions.hpp"
 #include "stacked_triangles.hpp"
 
+#include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <chrono>
+#include <iterator>
+#include <tuple>
 
 namespace eipc::certify {
 namespace {
 
-/// A primitive pair in global vertex ids: point-triangle {0, v, -1, g, -1}
-/// (g = global triangle) or edge-edge {1, p0, p1, q0, q1} (each edge sorted, edges ordered).
-using PrimitiveKey = std::array<long, 5>;
+/// The surfaces of all bodies as one collision mesh of their surface vertices
+/// only (interior vertices of tet meshes take no part), for the core's broad phase.
+struct SurfaceMesh {
+  CollisionMesh mesh;
+  Positions x0, x1;
+  std::vector<int> body, local;  ///< per mesh vertex: its body and its row in the body's positions
+};
 
-void emit_primitives(const StackedTriangles& tris, const std::vector<BodyState>& bodies, int s, int t,
-                     std::vector<PrimitiveKey>& out) {
-  std::array<long, 3> vs{}, vt{};
-  for (int k = 0; k < 3; ++k) { vs[k] = tris.vertex_id(bodies, s, k); vt[k] = tris.vertex_id(bodies, t, k); }
-  auto in = [](long v, const std::array<long, 3>& tri) { return v == tri[0] || v == tri[1] || v == tri[2]; };
-  for (int k = 0; k < 3; ++k) {
-    if (!in(vs[k], vt)) out.push_back({0, vs[k], -1, t, -1});
-    if (!in(vt[k], vs)) out.push_back({0, vt[k], -1, s, -1});
-  }
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) {
-      std::array<long, 2> e{std::min(vs[i], vs[(i + 1) % 3]), std::max(vs[i], vs[(i + 1) % 3])};
-      std::array<long, 2> f{std::min(vt[j], vt[(j + 1) % 3]), std::max(vt[j], vt[(j + 1) % 3])};
-      if (e[0] == f[0] || e[0] == f[1] || e[1] == f[0] || e[1] == f[1]) continue;  // incident edges
-      if (f < e) std::swap(e, f);
-      out.push_back({1, e[0], e[1], f[0], f[1]});
+SurfaceMesh surface_mesh(const std::vector<BodyState>& from, const std::vector<BodyState>& to) {
+  SurfaceMesh s;
+  std::vector<std::array<int, 3>> faces;
+  std::vector<std::array<int, 2>> edges;
+  for (std::size_t b = 0; b < from.size(); ++b) {
+    const Tris& f = *from[b].faces;
+    std::vector<int> index(static_cast<std::size_t>(from[b].x->rows()), -1);
+    for (int v : surface_vertices(f)) {
+      index[v] = static_cast<int>(s.body.size());
+      s.body.push_back(static_cast<int>(b));
+      s.local.push_back(v);
     }
+    std::vector<std::array<int, 2>> body_edges;
+    for (int r = 0; r < f.rows(); ++r) {
+      faces.push_back({index[f(r, 0)], index[f(r, 1)], index[f(r, 2)]});
+      for (int k = 0; k < 3; ++k) {
+        const int u = index[f(r, k)], w = index[f(r, (k + 1) % 3)];
+        body_edges.push_back({std::min(u, w), std::max(u, w)});
+      }
+    }
+    std::sort(body_edges.begin(), body_edges.end());
+    body_edges.erase(std::unique(body_edges.begin(), body_edges.end()), body_edges.end());
+    edges.insert(edges.end(), body_edges.begin(), body_edges.end());
+  }
+  const int n = static_cast<int>(s.body.size());
+  s.x0.resize(n, 3);
+  s.x1.resize(n, 3);
+  for (int i = 0; i < n; ++i) {
+    s.x0.row(i) = from[s.body[i]].x->row(s.local[i]);
+    s.x1.row(i) = to[s.body[i]].x->row(s.local[i]);
+  }
+  s.mesh.rest = s.x0;
+  s.mesh.vertex_body = s.body;
+  s.mesh.faces.resize(static_cast<long>(faces.size()), 3);
+  for (std::size_t r = 0; r < faces.size(); ++r) s.mesh.faces.row(r) << faces[r][0], faces[r][1], faces[r][2];
+  s.mesh.edges.resize(static_cast<long>(edges.size()), 2);
+  for (std::size_t r = 0; r < edges.size(); ++r) s.mesh.edges.row(r) << edges[r][0], edges[r][1];
+  return s;
+}
+
+MotionPair ground_pair(int body, int vertex, double z0, double z1, double h) {
+  MotionPair p{MotionPrimitive::point_ground, MotionVerdict::collision, body, {vertex, -1}};
+  if (z0 > h) {  // first reaches z = h at (z0 - h) / (z0 - z1), exactly
+    const Rational t = (Rational(z0) - Rational(h)) / (Rational(z0) - Rational(z1));
+    const auto b = outward(t, t);
+    p.t_lo = b[0];
+    p.t_hi = b[1];
+  }
+  return p;
 }
 
 }  // namespace
 
 MotionCheck check_motion(const std::vector<BodyState>& from, const std::vector<BodyState>& to,
-                         std::optional<double> ground_height, const MotionTestOptions& options, int max_examples) {
+                         std::optional<double> ground_height, int max_examples, bool keep_all) {
   validate_bodies(from);
   validate_bodies(to);
   if (from.size() != to.size()) throw InputError("certify: frames have different numbers of bodies");
@@ -46,95 +89,92 @@ MotionCheck check_motion(const std::vector<BodyState>& from, const std::vector<B
         *from[b].faces != *to[b].faces)
       throw InputError("certify: body " + std::to_string(b) + " changes its vertices or triangles between frames");
 
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
   MotionCheck out;
-  auto record = [&](const MotionPair& p) {
-    if (static_cast<int>(out.examples.size()) < max_examples) out.examples.push_back(p);
-  };
-  const StackedTriangles tris(from);
-  const int n = tris.size();
-  auto x0 = [&](long id) { return tris.position(from, id); };
-  auto x1 = [&](long id) { return tris.position(to, id); };
+  const StackedTriangles tris(from);  // global triangle numbering, as the frame check's
+  const SurfaceMesh surface = surface_mesh(from, to);
+  const CollisionMesh& mesh = surface.mesh;
+  auto x0 = [&](int v) -> Vec3 { return surface.x0.row(v).transpose(); };
+  auto x1 = [&](int v) -> Vec3 { return surface.x1.row(v).transpose(); };
 
+  std::vector<MotionPair> found;
   if (ground_height)
-    for (std::size_t b = 0; b < from.size(); ++b)
-      for (int v : surface_vertices(*from[b].faces))  // as in check_frame
-        if ((*from[b].x)(v, 2) <= *ground_height || (*to[b].x)(v, 2) <= *ground_height) {
-          ++out.collisions;
-          record({MotionPrimitive::point_ground, MotionVerdict::collision, static_cast<int>(b), {v, -1}});
-        }
+    for (int v = 0; v < mesh.num_vertices(); ++v)  // surface vertices, as in check_frame
+      if (surface.x0(v, 2) <= *ground_height || surface.x1(v, 2) <= *ground_height)
+        found.push_back(ground_pair(surface.body[v], surface.local[v], surface.x0(v, 2), surface.x1(v, 2), *ground_height));
 
-  std::vector<Box3> boxes(n);
-  for (int g = 0; g < n; ++g)
-    for (int k = 0; k < 3; ++k) {
-      const long id = tris.vertex_id(from, g, k);
-      boxes[g].extend(x0(id));
-      boxes[g].extend(x1(id));
-    }
-  const auto pairs = overlapping_box_pairs(boxes);
-  out.triangle_candidates = pairs.size();
+  // Broad phase (the simulator's, eipc_core): closed swept boxes (no inflation) of
+  // vertices, edges and faces; pairs joined by a shared vertex are left out.
+  const Candidates candidates = find_candidates(mesh, surface.x0, surface.x1, 0.0);
+  out.vertex_face_candidates = candidates.point_triangle.size();
+  out.edge_edge_candidates = candidates.edge_edge.size();
+  const auto broad_done = Clock::now();
+  out.broad_seconds = std::chrono::duration<double>(broad_done - start).count();
 
-  // Whole-triangle proofs first; the rest become primitive pairs.
-  std::vector<std::vector<PrimitiveKey>> per_pair(pairs.size());
-  tbb::parallel_for(std::size_t(0), pairs.size(), [&](std::size_t i) {
-    const auto [s, t] = pairs[i];
-    const TriangleRef rs = tris.ref(from, s), rt = tris.ref(from, t);
-    bool shares = false;
-    for (long a : rs.id) shares = shares || a == rt.id[0] || a == rt.id[1] || a == rt.id[2];
-    if (!shares) {
-      std::array<Vec3, 6> p0, p1;
-      for (int k = 0; k < 3; ++k) {
-        p0[k] = rs.p[k]; p0[3 + k] = rt.p[k];
-        p1[k] = x1(rs.id[k]); p1[3 + k] = x1(rt.id[k]);
-      }
-      if (triangle_triangle_motion_test(p0, p1, MotionTestOptions{4, 16}) == MotionVerdict::separated) return;
-    }
-    emit_primitives(tris, from, s, t, per_pair[i]);
-  });
-  std::vector<PrimitiveKey> keys;
-  for (auto& v : per_pair) keys.insert(keys.end(), v.begin(), v.end());
-  std::sort(keys.begin(), keys.end());
-  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-  out.primitive_candidates = keys.size();
-
-  std::vector<MotionVerdict> result(keys.size());
-  tbb::parallel_for(std::size_t(0), keys.size(), [&](std::size_t i) {
-    const PrimitiveKey& k = keys[i];
-    std::array<long, 4> ids;
-    if (k[0] == 0) {
-      const int g = static_cast<int>(k[3]);
-      ids = {k[1], tris.vertex_id(from, g, 0), tris.vertex_id(from, g, 1), tris.vertex_id(from, g, 2)};
-    } else {
-      ids = {k[1], k[2], k[3], k[4]};
-    }
-    std::array<Vec3, 4> p0, p1;
-    for (int j = 0; j < 4; ++j) { p0[j] = x0(ids[j]); p1[j] = x1(ids[j]); }
-    result[i] = k[0] == 0 ? point_triangle_motion_test(p0, p1, options) : edge_edge_motion_test(p0, p1, options);
-  });
-
-  for (std::size_t i = 0; i < keys.size(); ++i) {
-    if (result[i] == MotionVerdict::separated) continue;
-    ++(result[i] == MotionVerdict::collision ? out.collisions : out.inconclusive);
-    const PrimitiveKey& k = keys[i];
-    MotionPair p;
-    p.result = result[i];
-    const auto [ba, va] = tris.locate(k[1]);
-    p.body_a = ba;
-    p.a[0] = va;
-    if (k[0] == 0) {
-      const int g = static_cast<int>(k[3]);
-      p.kind = MotionPrimitive::point_triangle;
-      p.body_b = tris.body[g];
+  // Narrow phase: every candidate decided exactly, in parallel; per-thread lists of the unresolved.
+  struct Local {
+    std::vector<MotionPair> pairs;
+    std::size_t exact = 0;
+    double exact_seconds = 0;
+  };
+  tbb::enumerable_thread_specific<Local> local;
+  auto record = [&](Local& l, const PairDecision& d, MotionPair p) {
+    l.exact += d.exact_path;
+    l.exact_seconds += d.exact_seconds;
+    if (d.verdict == MotionVerdict::separated) return;
+    p.result = d.verdict;
+    p.t_lo = d.t_lo;
+    p.t_hi = d.t_hi;
+    l.pairs.push_back(p);
+  };
+  const auto& pt = candidates.point_triangle;
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pt.size(), 256), [&](const auto& range) {
+    Local& l = local.local();
+    for (std::size_t i = range.begin(); i != range.end(); ++i) {
+      const int v = pt[i].vertex, g = pt[i].face;
+      const auto f = mesh.faces.row(g);
+      const PairDecision d =
+          decide_point_triangle({x0(v), x0(f[0]), x0(f[1]), x0(f[2])}, {x1(v), x1(f[0]), x1(f[1]), x1(f[2])});
+      if (d.verdict == MotionVerdict::separated && !d.exact_path) continue;
+      MotionPair p{MotionPrimitive::point_triangle, d.verdict, surface.body[v], {surface.local[v], -1}, tris.body[g]};
       p.triangle_b = tris.local[g];
-      for (int c = 0; c < 3; ++c) p.b[c] = (*from[p.body_b].faces)(p.triangle_b, c);
-    } else {
-      p.kind = MotionPrimitive::edge_edge;
-      p.a[1] = tris.locate(k[2]).second;
-      const auto [bb, vb0] = tris.locate(k[3]);
-      p.body_b = bb;
-      p.b = {vb0, tris.locate(k[4]).second, -1};
+      for (int c = 0; c < 3; ++c) p.b[c] = surface.local[f[c]];
+      record(l, d, p);
     }
-    record(p);
+  });
+  const auto& ee = candidates.edge_edge;
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, ee.size(), 256), [&](const auto& range) {
+    Local& l = local.local();
+    for (std::size_t i = range.begin(); i != range.end(); ++i) {
+      const auto e = mesh.edges.row(ee[i].edge_a), f = mesh.edges.row(ee[i].edge_b);
+      const PairDecision d =
+          decide_edge_edge({x0(e[0]), x0(e[1]), x0(f[0]), x0(f[1])}, {x1(e[0]), x1(e[1]), x1(f[0]), x1(f[1])});
+      if (d.verdict == MotionVerdict::separated && !d.exact_path) continue;
+      MotionPair p{MotionPrimitive::edge_edge, d.verdict, surface.body[e[0]], {surface.local[e[0]], surface.local[e[1]]},
+                   surface.body[f[0]], {surface.local[f[0]], surface.local[f[1]], -1}};
+      record(l, d, p);
+    }
+  });
+  for (const Local& l : local) {
+    found.insert(found.end(), l.pairs.begin(), l.pairs.end());
+    out.exact_pairs += l.exact;
+    out.exact_seconds += l.exact_seconds;
   }
+  out.narrow_seconds = std::chrono::duration<double>(Clock::now() - broad_done).count();
+
+  // Deterministic order (thread lists arrive in any order): ground, point-triangle, edge-edge, by primitive.
+  auto key = [](const MotionPair& p) { return std::tie(p.kind, p.body_a, p.a, p.body_b, p.triangle_b, p.b); };
+  std::sort(found.begin(), found.end(), [&](const MotionPair& x, const MotionPair& y) { return key(x) < key(y); });
+  for (const MotionPair& p : found) ++(p.result == MotionVerdict::collision ? out.collisions : out.inconclusive);
+  out.examples = found;
+  const std::size_t kept = std::min<std::size_t>(std::max(max_examples, 0), found.size());
+  std::stable_sort(out.examples.begin(), out.examples.end(),
+                   [](const MotionPair& x, const MotionPair& y) { return x.t_lo < y.t_lo; });
+  out.examples.resize(kept);
+  if (keep_all)
+    std::copy_if(found.begin(), found.end(), std::back_inserter(out.colliding),
+                 [](const MotionPair& p) { return p.result == MotionVerdict::collision; });
   return out;
 }
 

@@ -78,6 +78,7 @@ json motion_pair_json(const CertifyReport& r, const MotionPair& p) {
                                                                : "point_ground"},
             {"result", p.result == MotionVerdict::collision ? "collision" : "inconclusive"},
             {"body_a", body_name(r, p.body_a)}};
+  if (p.result == MotionVerdict::collision) j["first_contact"] = {p.t_lo, p.t_hi};
   if (p.kind == MotionPrimitive::edge_edge) j["edge_a"] = {p.a[0], p.a[1]};
   else j["vertex_a"] = p.a[0];
   if (p.kind == MotionPrimitive::point_triangle) {
@@ -116,7 +117,11 @@ void print_report(const CertifyReport& r, std::ostream& out) {
     out << "motion " << m.from << " -> " << m.to << "  t in [" << m.t0 << ", " << m.t1 << "]  "
         << status_name(m.check.status()) << ": " << m.check.collisions << " colliding, " << m.check.inconclusive
         << " inconclusive pairs";
-    if (!m.check.examples.empty()) out << "; first: " << describe(r, m.check.examples.front());
+    if (!m.check.examples.empty()) {
+      const MotionPair& p = m.check.examples.front();
+      out << "; earliest: " << describe(r, p);
+      if (p.result == MotionVerdict::collision) out << " at t in [" << p.t_lo << ", " << p.t_hi << "]";
+    }
     out << "\n";
   }
   pair_report::print_summaries(r, out);
@@ -148,8 +153,12 @@ void print_report_json(const CertifyReport& r, std::ostream& out) {
     for (const auto& p : m.check.examples) ex.push_back(motion_pair_json(r, p));
     motions.push_back({{"from", m.from}, {"to", m.to}, {"t0", m.t0}, {"t1", m.t1},
                        {"status", status_name(m.check.status())}, {"collisions", m.check.collisions},
-                       {"inconclusive", m.check.inconclusive}, {"triangle_candidates", m.check.triangle_candidates},
-                       {"primitive_candidates", m.check.primitive_candidates},
+                       {"inconclusive", m.check.inconclusive},
+                       {"candidates", {{"vertex_face", m.check.vertex_face_candidates},
+                                       {"edge_edge", m.check.edge_edge_candidates}}},
+                       {"exact_pairs", m.check.exact_pairs},
+                       {"seconds", {{"broad_phase", m.check.broad_seconds}, {"narrow_phase", m.check.narrow_seconds},
+                                    {"exact", m.check.exact_seconds}}},
                        {"first", ex.empty() ? json(nullptr) : ex.front()}, {"examples", ex}});
   }
   json j = {{"format", "eipc-certify"},

@@ -29,6 +29,21 @@ IV3 position(const Vec3& x0, const Vec3& x1, const I& t) {
   return {c(0), c(1), c(2)};
 }
 
+/// Enclosures of the four moving vertices for t in T.
+std::array<IV3, 4> positions(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1, const I& t) {
+  return {position(x0[0], x1[0], t), position(x0[1], x1[1], t), position(x0[2], x1[2], t), position(x0[3], x1[3], t)};
+}
+
+/// det(x_b - x_a, x_c - x_a, x_d - x_a) at the instant t, for {a, b, c, d} = v: zero iff coplanar.
+I volume_at(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1, double t, const std::array<int, 4>& v) {
+  const auto x = positions(x0, x1, I(t));
+  return dot(cross(x[v[1]] - x[v[0]], x[v[2]] - x[v[0]]), x[v[3]] - x[v[0]]);
+}
+
+bool strict_sign_change(const I& f0, const I& f1) {
+  return (f0.sup() < 0 && f1.inf() > 0) || (f0.inf() > 0 && f1.sup() < 0);
+}
+
 /// N moving vertices; the first `na` form primitive A, the rest primitive B.
 template <int N>
 struct Motion {
@@ -56,32 +71,67 @@ struct Motion {
   }
 };
 
-/// Bisection driver. `directions(x, out)` lists candidate directions for the
-/// configuration x at the middle of an interval; `collides(T)` proves a collision on T.
+/// Bisection driver, in time order (earlier halves first). `directions(x, out)` lists
+/// candidate directions for the configuration x at the middle of an interval;
+/// `collides(t0, t1)` proves a contact in [t0, t1]. A collision is proven only after every
+/// earlier interval was proven separated, so the first contact lies in the interval
+/// reported in `first_contact` (narrowed by further halving while that stays proven).
 template <int N, class Directions, class Collides>
-MotionVerdict bisect_in_time(const Motion<N>& m, const MotionTestOptions& opt, Directions directions, Collides collides) {
+MotionVerdict bisect_in_time(const Motion<N>& m, const MotionTestOptions& opt, Directions directions, Collides collides,
+                             std::array<double, 2>* first_contact) {
   struct Node { double t0, t1; int depth; };
   std::vector<Node> stack{{0.0, 1.0, 0}};
   std::vector<Vec3> dirs;
+  auto separated_on = [&](double t0, double t1) {
+    dirs.clear();
+    directions(m.at(0.5 * (t0 + t1)), dirs);
+    for (const Vec3& n : dirs)
+      if (m.separates(n, I(t0, t1))) return true;
+    return false;
+  };
   int nodes = 0;
   while (!stack.empty()) {
     const Node node = stack.back();
     stack.pop_back();
     if (++nodes > opt.max_nodes) return MotionVerdict::inconclusive;
-    const I t(node.t0, node.t1);
     const double mid = 0.5 * (node.t0 + node.t1);
-    dirs.clear();
-    directions(m.at(mid), dirs);
-    bool separated = false;
-    for (const Vec3& n : dirs)
-      if ((separated = m.separates(n, t))) break;
-    if (separated) continue;
-    if (collides(node.t0, node.t1)) return MotionVerdict::collision;
+    if (separated_on(node.t0, node.t1)) continue;
+    if (collides(node.t0, node.t1)) {
+      double t0 = node.t0, t1 = node.t1;
+      for (int k = 0; k < 60; ++k) {
+        const double h = 0.5 * (t0 + t1);
+        if (!(t0 < h && h < t1)) break;
+        if (separated_on(t0, h)) t0 = h;
+        else if (collides(t0, h)) t1 = h;
+        else break;
+      }
+      if (first_contact) *first_contact = {t0, t1};
+      return MotionVerdict::collision;
+    }
     if (node.depth >= opt.max_depth || !(node.t0 < mid && mid < node.t1)) return MotionVerdict::inconclusive;
     stack.push_back({mid, node.t1, node.depth + 1});
     stack.push_back({node.t0, mid, node.depth + 1});
   }
   return MotionVerdict::separated;
+}
+
+/// Is f(t) = det(U(t), V(t), W(t)) (each vector moving linearly) non-zero on all of [0, 1]?
+/// Its Bernstein coefficients are sums of determinants of the end vectors; all of one
+/// strict sign (outward-rounded) prove it. Contact needs coplanarity, so this proves separation.
+bool never_coplanar(const std::array<IV3, 2>& u, const std::array<IV3, 2>& v, const std::array<IV3, 2>& w) {
+  std::array<I, 4> b{I(0), I(0), I(0), I(0)};
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 2; ++j)
+      for (int k = 0; k < 2; ++k) b[i + j + k] += dot(cross(u[i], v[j]), w[k]);
+  bool positive = true, negative = true;
+  for (const I& c : b) { positive = positive && c.inf() > 0; negative = negative && c.sup() < 0; }
+  return positive || negative;
+}
+
+/// The vectors x_j - x_i at t = 0 and t = 1 (exact inputs, outward-rounded differences).
+std::array<IV3, 2> difference(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1, int i, int j) {
+  auto iv = [](const Vec3& a) { return IV3{I(a.x()), I(a.y()), I(a.z())}; };
+  return {iv(x0[j]) - iv(x0[i]), iv(x1[j]) - iv(x1[i])};
 }
 
 void point_triangle_directions(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c, std::vector<Vec3>& out) {
@@ -98,21 +148,14 @@ void edge_edge_directions(const Vec3& p0, const Vec3& p1, const Vec3& q0, const 
 }  // namespace
 
 MotionVerdict point_triangle_motion_test(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1,
-                                 const MotionTestOptions& options) {
+                                 const MotionTestOptions& options, std::array<double, 2>* first_contact) {
   CGAL::Protect_FPU_rounding<true> rounding;
+  if (never_coplanar(difference(x0, x1, 1, 2), difference(x0, x1, 1, 3), difference(x0, x1, 1, 0)))
+    return MotionVerdict::separated;
   const Motion<4> m{x0, x1, 1};
-  auto coplanarity = [&](double t) {  // f(t) at one instant
-    const I ti(t);
-    const IV3 p = position(x0[0], x1[0], ti), a = position(x0[1], x1[1], ti);
-    const IV3 b = position(x0[2], x1[2], ti), c = position(x0[3], x1[3], ti);
-    return dot(cross(b - a, c - a), p - a);
-  };
   auto collides = [&](double t0, double t1) {
-    const I f0 = coplanarity(t0), f1 = coplanarity(t1);
-    if (!((f0.sup() < 0 && f1.inf() > 0) || (f0.inf() > 0 && f1.sup() < 0))) return false;
-    const I t(t0, t1);
-    const IV3 p = position(x0[0], x1[0], t), a = position(x0[1], x1[1], t);
-    const IV3 b = position(x0[2], x1[2], t), c = position(x0[3], x1[3], t);
+    if (!strict_sign_change(volume_at(x0, x1, t0, {1, 2, 3, 0}), volume_at(x0, x1, t1, {1, 2, 3, 0}))) return false;
+    const auto [p, a, b, c] = positions(x0, x1, I(t0, t1));
     const IV3 n = cross(b - a, c - a);
     return dot(cross(b - a, p - a), n).inf() > 0 && dot(cross(c - b, p - b), n).inf() > 0 &&
            dot(cross(a - c, p - c), n).inf() > 0;
@@ -121,42 +164,29 @@ MotionVerdict point_triangle_motion_test(const std::array<Vec3, 4>& x0, const st
                [](const std::array<Vec3, 4>& x, std::vector<Vec3>& out) {
                  point_triangle_directions(x[0], x[1], x[2], x[3], out);
                },
-               collides);
+               collides, first_contact);
 }
 
 MotionVerdict edge_edge_motion_test(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1,
-                            const MotionTestOptions& options) {
+                            const MotionTestOptions& options, std::array<double, 2>* first_contact) {
   CGAL::Protect_FPU_rounding<true> rounding;
+  if (never_coplanar(difference(x0, x1, 0, 1), difference(x0, x1, 0, 2), difference(x0, x1, 0, 3)))
+    return MotionVerdict::separated;
   const Motion<4> m{x0, x1, 2};
+  // A strict sign change of the coplanarity while the edges cross strictly
+  // inside each other throughout T (contact_conditions.hpp) proves a contact in T.
+  auto collides = [&](double t0, double t1) {
+    if (!strict_sign_change(volume_at(x0, x1, t0, {0, 1, 2, 3}), volume_at(x0, x1, t1, {0, 1, 2, 3}))) return false;
+    const auto [p0, p1, q0, q1] = positions(x0, x1, I(t0, t1));
+    const IV3 dp = p1 - p0, dq = q1 - q0, n = cross(dp, dq);
+    return dot(cross(dp, q0 - p0), n).sup() < 0 && dot(cross(dp, q1 - p0), n).inf() > 0 &&
+           dot(cross(dq, p0 - q0), n).inf() > 0 && dot(cross(dq, p1 - q0), n).sup() < 0;
+  };
   return bisect_in_time(m, options,
                [](const std::array<Vec3, 4>& x, std::vector<Vec3>& out) {
                  edge_edge_directions(x[0], x[1], x[2], x[3], out);
                },
-               [](double, double) { return false; });
-}
-
-MotionVerdict triangle_triangle_motion_test(const std::array<Vec3, 6>& x0, const std::array<Vec3, 6>& x1,
-                                    const MotionTestOptions& options) {
-  CGAL::Protect_FPU_rounding<true> rounding;
-  const Motion<6> m{x0, x1, 3};
-  auto directions = [](const std::array<Vec3, 6>& x, std::vector<Vec3>& out) {
-    // Direction between the nearest points of the two triangles (over the
-    // 6 point-triangle and 9 edge-edge pairs), then both normals.
-    Vec3 best = Vec3::Constant(std::numeric_limits<double>::infinity());
-    auto consider = [&](const Vec3& d) { if (d.squaredNorm() < best.squaredNorm()) best = d; };
-    for (int i = 0; i < 3; ++i) {
-      consider(x[3 + i] - closest_point_on_triangle(x[3 + i], x[0], x[1], x[2]));
-      consider(closest_point_on_triangle(x[i], x[3], x[4], x[5]) - x[i]);
-      for (int j = 0; j < 3; ++j) {
-        const auto [cp, cq] = closest_points_on_segments(x[i], x[(i + 1) % 3], x[3 + j], x[3 + (j + 1) % 3]);
-        consider(cq - cp);
-      }
-    }
-    out.push_back(best);
-    out.push_back((x[1] - x[0]).cross(x[2] - x[0]));
-    out.push_back((x[4] - x[3]).cross(x[5] - x[3]));
-  };
-  return bisect_in_time(m, options, directions, [](double, double) { return false; });
+               collides, first_contact);
 }
 
 }  // namespace eipc::certify

@@ -23,8 +23,8 @@ struct CertifyOptions {
   bool no_ground = false;               ///< ignore any ground plane
   int max_examples = 10;                ///< offending pairs kept per frame / motion
   int threads = 0;                      ///< TBB threads (0 = all); results do not depend on it
-  MotionTestOptions motion;             ///< budget of the continuous test
   BodyRule bodies = BodyRule::objects;  ///< how a dataset's frames split into bodies
+  std::string pairs_out;                ///< with continuous: write every colliding primitive pair to this CSV
 };
 
 struct FrameReport {
@@ -92,6 +92,9 @@ void print_report_json(const CertifyReport& report, std::ostream& out);
 /// series, a directory of frames; dataset_input.hpp), whose report then names the
 /// files' vertex and triangle indices. Throws InputError on bad input.
 CertifyReport certify_input(const std::string& path, const CertifyOptions& options = {});
+
+/// Every colliding primitive pair of every motion as CSV (columns in docs/certify.md, "--pairs-out").
+void write_colliding_pairs_csv(const CertifyReport& report, std::ostream& out);
 
 /// The whole subcommand: load, certify, print (text or JSON). Returns the exit
 /// code: 0 all clear, 1 intersection / not certified, 2 bad input (message on `err`).

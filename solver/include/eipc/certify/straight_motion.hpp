@@ -8,10 +8,13 @@
 // taken from the closest points at the middle of T (plus face normal / edge
 // cross product); T is bisected when no direction works.
 //
-// Collision proof (point-triangle only): the coplanarity cubic
-// f(t) = ((b-a) x (c-a)) . (p-a) changes sign strictly over T while p is
-// strictly inside the triangle for all t in T:
-// g_k(t) = ((v_{k+1}-v_k) x (p-v_k)) . n(t) > 0, k = 0..2.
+// Before any bisection, the coplanarity cubic (both kinds) is bounded away from
+// zero on [0, 1] through its Bernstein coefficients: no coplanarity, no contact.
+//
+// Collision proof: the coplanarity cubic changes sign strictly over T while,
+// throughout T, p is strictly inside the triangle
+// (g_k(t) = ((v_{k+1}-v_k) x (p-v_k)) . n(t) > 0, k = 0..2), or the edges
+// cross strictly inside each other (contact_conditions.hpp).
 //
 // Anything else that reaches the depth or node budget is `inconclusive`:
 // never a false `separated`.
@@ -30,17 +33,15 @@ struct MotionTestOptions {
   int max_nodes = 4000;   ///< time intervals examined per primitive pair
 };
 
-/// Vertices (p, a, b, c): point p against triangle abc.
+/// Vertices (p, a, b, c): point p against triangle abc. On `collision`,
+/// `first_contact` (if given) receives an interval holding the first contact time.
 MotionVerdict point_triangle_motion_test(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1,
-                                 const MotionTestOptions& options = {});
+                                 const MotionTestOptions& options = {},
+                                 std::array<double, 2>* first_contact = nullptr);
 
-/// Vertices (p0, p1, q0, q1): edge p0p1 against edge q0q1.
+/// Vertices (p0, p1, q0, q1): edge p0p1 against edge q0q1 (as above).
 MotionVerdict edge_edge_motion_test(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1,
-                            const MotionTestOptions& options = {});
-
-/// Vertices (a0, a1, a2, b0, b1, b2): two whole triangles. Only proves
-/// separation (or returns inconclusive); a cheap filter before the primitive pairs.
-MotionVerdict triangle_triangle_motion_test(const std::array<Vec3, 6>& x0, const std::array<Vec3, 6>& x1,
-                                    const MotionTestOptions& options = {});
+                            const MotionTestOptions& options = {},
+                            std::array<double, 2>* first_contact = nullptr);
 
 }  // namespace eipc::certify

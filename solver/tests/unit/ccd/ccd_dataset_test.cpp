@@ -3,47 +3,13 @@
 #include <catch2/catch.hpp>
 
 #include "eipc/ccd/additive_ccd.hpp"
+#include "published_queries.hpp"
 
-#include <array>
-#include <cstdlib>
-#include <fstream>
 #include <iostream>
-#include <sstream>
-#include <string>
-#include <vector>
 
 namespace {
 
-struct Query {
-  std::string source, type;
-  bool truth = false;
-  std::array<eipc::Vec3, 8> x;
-};
-
-std::vector<Query> load_queries() {
-  std::ifstream in(std::string(EIPC_TEST_DATA) + "/ccd/ccd_sample_double.csv");
-  REQUIRE(in.good());
-  std::vector<Query> out;
-  std::string line;
-  std::getline(in, line);  // header
-  while (std::getline(in, line)) {
-    if (line.empty()) continue;
-    std::stringstream ss(line);
-    std::string field;
-    Query q;
-    std::getline(ss, q.source, ',');
-    std::getline(ss, q.type, ',');
-    std::getline(ss, field, ',');  // index
-    std::getline(ss, field, ',');
-    q.truth = field == "1";
-    for (int i = 0; i < 24; ++i) {
-      REQUIRE(std::getline(ss, field, ','));
-      q.x[i / 3][i % 3] = std::strtod(field.c_str(), nullptr);
-    }
-    out.push_back(q);
-  }
-  return out;
-}
+using Query = eipc::test::PublishedQuery;
 
 bool run(const Query& q, double& toi, const eipc::AdditiveCcdOptions& opt) {
   const auto& x = q.x;
@@ -55,7 +21,7 @@ bool run(const Query& q, double& toi, const eipc::AdditiveCcdOptions& opt) {
 }  // namespace
 
 TEST_CASE("CCD has no false negatives on the published queries", "[contact][ccd]") {
-  const auto queries = load_queries();
+  const auto queries = eipc::test::load_published_queries();
   REQUIRE(queries.size() == 2444);
   eipc::AdditiveCcdOptions opt;
   opt.stop_fraction = GENERATE(0.1, 0.01, 0.001, 1e-6);

@@ -1,6 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include "eipc/certify/exact_ccd.hpp"
 #include "eipc/certify/exact_tests.hpp"
+#include "eipc/mesh/surface.hpp"
 #include "eipc/certify/motion_check.hpp"
 #include "eipc/certify/straight_motion.hpp"
 #include "eipc/util/parallel.hpp"
@@ -9,6 +11,7 @@
 #include "test_meshes.hpp"
 
 #include <random>
+#include <set>
 
 using namespace eipc;
 using namespace eipc::certify;
@@ -114,8 +117,9 @@ TEST_CASE("continuous check: a body jumping through another between frames", "[c
   const Surface before = test::tet({0.4, 0.4, 1.5}, {0.6, 0.4, 1.5}, {0.4, 0.6, 1.5}, {0.4, 0.4, 1.7});
   const Surface after = test::translated(before, {0, 0, -3});  // now below the box: both frames clean
   const auto r = check_motion(states({box, before}), states({box, after}), std::nullopt);
-  CHECK(r.status() != MotionStatus::certified);
+  CHECK(r.status() == MotionStatus::collision);
   CHECK(r.collisions > 0);
+  CHECK(r.inconclusive == 0);
   REQUIRE(!r.examples.empty());
 }
 
@@ -150,10 +154,78 @@ TEST_CASE("continuous check is identical for any thread count", "[certify][ccd]"
   REQUIRE(r[0].status() != MotionStatus::certified);
   CHECK(r[0].collisions == r[1].collisions);
   CHECK(r[0].inconclusive == r[1].inconclusive);
-  CHECK(r[0].primitive_candidates == r[1].primitive_candidates);
+  CHECK(r[0].vertex_face_candidates == r[1].vertex_face_candidates);
+  CHECK(r[0].edge_edge_candidates == r[1].edge_edge_candidates);
   REQUIRE(r[0].examples.size() == r[1].examples.size());
   for (std::size_t i = 0; i < r[0].examples.size(); ++i) {
     CHECK(r[0].examples[i].a == r[1].examples[i].a);
     CHECK(r[0].examples[i].b == r[1].examples[i].b);
+    CHECK(r[0].examples[i].t_lo == r[1].examples[i].t_lo);
   }
+}
+
+TEST_CASE("continuous check reports exactly the colliding pairs that all-pairs testing finds", "[certify][ccd]") {
+  // Two spheres moving into each other: deciding every pair of primitives of the two
+  // bodies without the broad phase must give the same collisions.
+  const Surface a = test::sphere({0, 0, 0}, 1, 1);
+  const Surface b0 = test::sphere({2.3, 0, 0}, 1, 1), b1 = test::sphere({1.6, 0.2, 0.1}, 1, 1);
+  const std::vector<Surface> frame0{a, b0}, frame1{a, b1};
+  const MotionCheck r = check_motion(states(frame0), states(frame1), std::nullopt, 10, true);
+  REQUIRE(r.collisions > 0);
+  CHECK(r.inconclusive == 0);
+  CHECK(r.colliding.size() == r.collisions);
+  std::size_t brute = 0;
+  const Surface* bodies0[2] = {&a, &b0};
+  const Surface* bodies1[2] = {&a, &b1};
+  for (int pa = 0; pa < 2; ++pa)
+    for (int pb = 0; pb < 2; ++pb) {
+      if (pa == pb) continue;  // self pairs of a rigidly moving sphere cannot collide
+      const Surface &s0 = *bodies0[pa], &s1 = *bodies1[pa], &t0 = *bodies0[pb], &t1 = *bodies1[pb];
+      for (int f = 0; f < t0.faces.rows(); ++f)
+        for (int v : eipc::surface_vertices(s0.faces)) {
+          std::array<Vec3, 4> x0{s0.x.row(v).transpose()}, x1{s1.x.row(v).transpose()};
+          for (int c = 0; c < 3; ++c) {
+            x0[c + 1] = t0.x.row(t0.faces(f, c)).transpose();
+            x1[c + 1] = t1.x.row(t1.faces(f, c)).transpose();
+          }
+          brute += decide_point_triangle(x0, x1).verdict == MotionVerdict::collision;
+        }
+    }
+  // Edge-edge pairs between the two bodies (each undirected edge once).
+  auto edges = [](const Surface& s) {
+    std::set<std::pair<int, int>> e;
+    for (int f = 0; f < s.faces.rows(); ++f)
+      for (int k = 0; k < 3; ++k) {
+        const int u = s.faces(f, k), w = s.faces(f, (k + 1) % 3);
+        e.insert({std::min(u, w), std::max(u, w)});
+      }
+    return e;
+  };
+  for (const auto& ea : edges(a))
+    for (const auto& eb : edges(b0)) {
+      const std::array<Vec3, 4> x0{a.x.row(ea.first).transpose(), a.x.row(ea.second).transpose(),
+                                   b0.x.row(eb.first).transpose(), b0.x.row(eb.second).transpose()};
+      const std::array<Vec3, 4> x1{a.x.row(ea.first).transpose(), a.x.row(ea.second).transpose(),
+                                   b1.x.row(eb.first).transpose(), b1.x.row(eb.second).transpose()};
+      brute += decide_edge_edge(x0, x1).verdict == MotionVerdict::collision;
+    }
+  CHECK(r.collisions == brute);
+  for (const MotionPair& p : r.colliding) {
+    CHECK(0.0 <= p.t_lo);
+    CHECK(p.t_lo <= p.t_hi);
+    CHECK(p.t_hi <= 1.0);
+  }
+}
+
+TEST_CASE("continuous check: contact exactly at the end of the motion is a collision", "[certify][ccd]") {
+  // A tetrahedron's apex comes down exactly onto the box's top face at t = 1.
+  const Surface box = test::box({0, 0, 0}, {1, 1, 1});
+  const Surface before = test::tet({0.4, 0.4, 1.5}, {0.6, 0.4, 1.7}, {0.4, 0.6, 1.7}, {0.5, 0.5, 2.0});
+  const Surface after = test::translated(before, {0, 0, -0.5});  // apex (0.4, 0.4, 1.0) on the face z = 1
+  const auto r = check_motion(states({box, before}), states({box, after}), std::nullopt, 10, true);
+  REQUIRE(r.status() == MotionStatus::collision);
+  for (const MotionPair& p : r.colliding) CHECK(p.t_hi == 1.0);
+  const auto stopped = check_motion(states({box, before}), states({box, test::translated(before, {0, 0, -0.4375})}),
+                                    std::nullopt);
+  CHECK(stopped.status() == MotionStatus::certified);
 }

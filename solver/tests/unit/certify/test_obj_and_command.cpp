@@ -212,3 +212,51 @@ TEST_CASE("nothing is cleared that was not checked: exit 2 naming the file and p
     CHECK_THROWS_WITH(certify_trajectory(tr, {}, "t.h5"), Catch::Contains("no frames"));
   }
 }
+
+TEST_CASE("certify --pairs-out lists every colliding pair of a motion as CSV", "[certify][obj][ccd]") {
+  // A tetrahedron falls through a box between two OBJ frames: both frames are clean.
+  TempDir dir("pairs_out");
+  const test::Surface box = test::box({0, 0, 0}, {1, 1, 1});
+  const test::Surface tet = test::tet({0.4, 0.4, 1.5}, {0.6, 0.4, 1.5}, {0.4, 0.6, 1.5}, {0.4, 0.4, 1.7});
+  write_obj(dir.path / "f0.obj", {{"box", box}, {"tet", tet}});
+  write_obj(dir.path / "f1.obj", {{"box", box}, {"tet", test::translated(tet, {0, 0, -3})}});
+  CertifyOptions options;
+  options.json = true;
+  options.continuous = true;
+  options.pairs_out = (dir.path / "pairs.csv").string();
+  std::ostringstream out, err;
+  REQUIRE(certify_command(dir.path.string(), options, out, err) == 1);
+  const auto report = nlohmann::json::parse(out.str());
+  const auto& motion = report["motions"][0];
+  CHECK(motion["status"] == "collision");
+  CHECK(motion["inconclusive"] == 0);
+  std::ifstream csv(options.pairs_out);
+  std::string line;
+  REQUIRE(std::getline(csv, line));
+  CHECK(line == "from,to,kind,body_a,vertex_a0,vertex_a1,body_b,triangle_b,vertex_b0,vertex_b1,vertex_b2,t_lo,t_hi");
+  std::size_t rows = 0, point_triangle = 0;
+  while (std::getline(csv, line)) {
+    ++rows;
+    std::vector<std::string> cells;
+    std::stringstream ss(line);
+    for (std::string cell; std::getline(ss, cell, ',');) cells.push_back(cell);
+    if (line.back() == ',') cells.push_back("");
+    REQUIRE(cells.size() == 13);
+    CHECK(cells[0] == "0");
+    CHECK(cells[1] == "1");
+    const double lo = std::stod(cells[11]), hi = std::stod(cells[12]);
+    CHECK(0.0 <= lo);
+    CHECK(lo <= hi);
+    CHECK(hi <= 1.0);
+    if (cells[2] == "point_triangle") {
+      ++point_triangle;
+      CHECK(!cells[7].empty());  // the triangle's index in its body
+    } else {
+      CHECK(cells[2] == "edge_edge");
+      CHECK(cells[7].empty());
+    }
+  }
+  CHECK(rows == motion["collisions"].get<std::size_t>());
+  CHECK(point_triangle > 0);
+  CHECK(rows > point_triangle);
+}

@@ -10,10 +10,10 @@
 using namespace eipc;
 
 namespace {
-std::string run(const std::string& input) {
+std::string run(const std::string& input, bool exact = false) {
   std::istringstream in(input);
   std::ostringstream out;
-  CHECK(run_ccd_queries(in, out) == 0);
+  CHECK(run_ccd_queries(in, out, exact) == 0);
   return out.str();
 }
 
@@ -51,6 +51,27 @@ TEST_CASE("CCD query lines give one answer each", "[contact][ccd_queries]") {
   CHECK(toi <= 0.5);
   CHECK(toi > 0.49);
   CHECK(!(lines >> flag));
+}
+
+TEST_CASE("ccd --exact prints the exact verdict beside the conservative one", "[contact][ccd_queries]") {
+  // The point of the first test falling through the face (contact exactly at t = 1/2), and one
+  // stopping exactly on the face plane beside the triangle (conservative CCD may flag it; exact says no).
+  const std::string hit = "vf,0.2,0.2,1, 0,0,0, 1,0,0, 0,1,0, 0.2,0.2,-1, 0,0,0, 1,0,0, 0,1,0\n";
+  const std::string beside = "vf,1,1,1, 0,0,0, 1,0,0, 0,1,0, 1,1,0, 0,0,0, 1,0,0, 0,1,0\n";
+  std::istringstream lines(run(hit + beside, true));
+  std::string line;
+  std::getline(lines, line);
+  std::istringstream first(line.substr(line.find("exact")));
+  std::string word;
+  int flag;
+  double lo, hi;
+  first >> word >> flag >> lo >> hi;
+  CHECK(flag == 1);
+  CHECK(lo <= 0.5);
+  CHECK(hi >= 0.5);
+  CHECK(hi - lo < 1e-12);
+  std::getline(lines, line);
+  CHECK(line.substr(line.find("exact")) == "exact 0");
 }
 
 TEST_CASE("bad CCD query lines name the line and the problem", "[contact][ccd_queries]") {

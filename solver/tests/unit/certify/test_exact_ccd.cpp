@@ -1,0 +1,180 @@
+// The exact CCD decision (eipc/certify/exact_ccd.hpp): every published query
+// decided as its exact ground truth, and random and near-degenerate motions
+// decided as the independent exact oracle (contact_oracle.hpp) decides them,
+// with the oracle's first contact time inside the reported bracket.
+#include <catch2/catch.hpp>
+
+#include "eipc/certify/exact_ccd.hpp"
+
+#include "../ccd/published_queries.hpp"
+#include "contact_oracle.hpp"
+
+#include <iostream>
+#include <random>
+
+using namespace eipc;
+using namespace eipc::certify;
+
+namespace {
+
+using Four = std::array<Vec3, 4>;
+
+PairDecision decide(bool vf, const Four& x0, const Four& x1) {
+  return vf ? decide_point_triangle(x0, x1) : decide_edge_edge(x0, x1);
+}
+
+/// Decision and oracle agree; a collision's bracket holds the oracle's first contact.
+void check_against_oracle(bool vf, const Four& x0, const Four& x1, int& exact_path) {
+  const PairDecision d = decide(vf, x0, x1);
+  const test::OracleContact truth = vf ? test::oracle_point_triangle(x0, x1) : test::oracle_edge_edge(x0, x1);
+  exact_path += d.exact_path;
+  INFO((vf ? "vf" : "ee") << " x0 " << x0[0].transpose() << " | " << x0[1].transpose() << " | " << x0[2].transpose()
+                          << " | " << x0[3].transpose() << "  x1 " << x1[0].transpose() << " | " << x1[1].transpose()
+                          << " | " << x1[2].transpose() << " | " << x1[3].transpose());
+  REQUIRE(d.verdict != MotionVerdict::inconclusive);
+  REQUIRE((d.verdict == MotionVerdict::collision) == truth.touches);
+  if (truth.touches) {
+    INFO("bracket [" << d.t_lo << ", " << d.t_hi << "]");
+    CHECK(d.t_lo <= d.t_hi);
+    CHECK(truth.first_time_within(d.t_lo, d.t_hi));
+  }
+}
+
+Vec3 random_grid_point(std::mt19937& rng, int range) {
+  std::uniform_int_distribution<int> c(-range, range);
+  return Vec3(c(rng), c(rng), c(rng));
+}
+
+}  // namespace
+
+TEST_CASE("exact CCD decides every published query as its ground truth", "[certify][ccd][exact]") {
+  const auto queries = test::load_published_queries();
+  REQUIRE(queries.size() == 2444);
+  int false_negatives = 0, false_positives = 0, exact_path = 0, bad_brackets = 0;
+  for (const auto& q : queries) {
+    const Four x0{q.x[0], q.x[1], q.x[2], q.x[3]}, x1{q.x[4], q.x[5], q.x[6], q.x[7]};
+    const PairDecision d = decide(q.type == "vf", x0, x1);
+    REQUIRE(d.verdict != MotionVerdict::inconclusive);
+    const bool hit = d.verdict == MotionVerdict::collision;
+    false_negatives += q.truth && !hit;
+    false_positives += !q.truth && hit;
+    exact_path += d.exact_path;
+    if (hit) bad_brackets += !(0.0 <= d.t_lo && d.t_lo <= d.t_hi && d.t_hi <= 1.0);
+  }
+  std::cout << "[exact ccd, published queries] " << queries.size() << " decided, " << exact_path
+            << " by the exact path\n";
+  CHECK(false_negatives == 0);
+  CHECK(false_positives == 0);
+  CHECK(bad_brackets == 0);
+}
+
+TEST_CASE("the oracle agrees with the published ground truth", "[certify][ccd][exact][oracle]") {
+  // The oracle is slow: every 12th query, both kinds and both answers among them.
+  const auto queries = test::load_published_queries();
+  int checked = 0, positives = 0;
+  for (std::size_t i = 0; i < queries.size(); i += 12) {
+    const auto& q = queries[i];
+    const Four x0{q.x[0], q.x[1], q.x[2], q.x[3]}, x1{q.x[4], q.x[5], q.x[6], q.x[7]};
+    const bool touches =
+        (q.type == "vf" ? test::oracle_point_triangle(x0, x1) : test::oracle_edge_edge(x0, x1)).touches;
+    INFO(q.source << " " << q.type);
+    CHECK(touches == q.truth);
+    ++checked;
+    positives += q.truth;
+  }
+  CHECK(positives > 20);
+  CHECK(checked - positives > 20);
+}
+
+TEST_CASE("exact CCD on degenerate motions with known answers", "[certify][ccd][exact]") {
+  const Vec3 O(0, 0, 0), X(1, 0, 0), Y(0, 1, 0), Z(0, 0, 1);
+  auto collides_first_at = [](bool vf, const Four& x0, const Four& x1, double t) {
+    const PairDecision d = decide(vf, x0, x1);
+    REQUIRE(d.verdict == MotionVerdict::collision);
+    CHECK(d.t_lo <= t);
+    CHECK(t <= d.t_hi);
+  };
+  auto separated = [](bool vf, const Four& x0, const Four& x1) {
+    CHECK(decide(vf, x0, x1).verdict == MotionVerdict::separated);
+  };
+  SECTION("point resting on the face at t = 0") { collides_first_at(true, {0.25 * (X + Y), O, X, Y}, {Z, O, X, Y}, 0.0); }
+  SECTION("point reaching the face exactly at t = 1") { collides_first_at(true, {Z + 0.25 * X, O, X, Y}, {0.25 * X, O, X, Y}, 1.0); }
+  SECTION("point stopping 2^-40 short of the face") {
+    separated(true, {Z + 0.25 * X, O, X, Y}, {std::ldexp(1.0, -40) * Z + 0.25 * X, O, X, Y});
+  }
+  SECTION("point sliding in the face plane through the triangle, coplanar throughout") {
+    collides_first_at(true, {Vec3(-1, 0.25, 0), O, X, Y}, {Vec3(1, 0.25, 0), O, X, Y}, 0.5);
+  }
+  SECTION("point sliding in the face plane beside the triangle") {
+    separated(true, {Vec3(-1, 1.5, 0), O, X, Y}, {Vec3(2, 1.5, 0), O, X, Y});
+  }
+  SECTION("point grazing a corner in the plane") {
+    collides_first_at(true, {Vec3(-1, 1, 0), O, X, Y}, {Vec3(1, -1, 0), O, X, Y}, 0.5);
+  }
+  SECTION("triangle collapsing to a segment through the point") {
+    // The point crosses the plane y = z of the triangle only when it is flat (t = 1/2), on its edge OX.
+    collides_first_at(true, {Vec3(0.25, 1, -1), O, X, Y + Z}, {Vec3(0.25, -1, 1), O, X, -Y - Z}, 0.5);
+  }
+  SECTION("parallel edges sliding onto each other") {
+    collides_first_at(false, {O + Z, X + Z, 0.5 * X, 3 * X}, {O - Z, X - Z, 0.5 * X, 3 * X}, 0.5);
+    separated(false, {O + Z, X + Z, 0.5 * X, 3 * X}, {O + 2 * Z, X + 2 * Z, 0.5 * X, 3 * X});
+  }
+  SECTION("collinear edges meeting end to end exactly at t = 1") {
+    collides_first_at(false, {O, X, 3 * X, 4 * X}, {O, X, X, 2 * X}, 1.0);
+  }
+  SECTION("crossing edges, the contact at an irrational time") {
+    // p rotates past q while moving: coplanarity is a non-trivial cubic.
+    const PairDecision d = decide(false, {Vec3(-1, 0, 1), Vec3(1, 0, 1), Vec3(0, -1, 0), Vec3(0, 1, 0.5)},
+                                  {Vec3(-1, 1, -1), Vec3(1, -1, -1.5), Vec3(0, -1, 0), Vec3(0, 1, 0.5)});
+    CHECK(d.verdict == MotionVerdict::collision);
+  }
+  SECTION("non-finite input is the only inconclusive case") {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    CHECK(decide(true, {Vec3(nan, 0, 0), O, X, Y}, {Z, O, X, Y}).verdict == MotionVerdict::inconclusive);
+  }
+}
+
+TEST_CASE("exact CCD agrees with the exact oracle on random and near-degenerate motions",
+          "[certify][ccd][exact][oracle]") {
+  std::mt19937 rng(44);
+  int exact_path = 0, queries = 0;
+  for (bool vf : {true, false}) {
+    // Small integer grids: shared planes, parallel and collinear edges, contact at the ends.
+    for (int range : {1, 2}) {
+      for (int k = 0; k < 60; ++k, ++queries) {
+        Four x0, x1;
+        for (int i = 0; i < 4; ++i) { x0[i] = random_grid_point(rng, range); x1[i] = random_grid_point(rng, range); }
+        check_against_oracle(vf, x0, x1, exact_path);
+      }
+    }
+    // Coplanar throughout (z = 0 at both ends).
+    for (int k = 0; k < 40; ++k, ++queries) {
+      Four x0, x1;
+      for (int i = 0; i < 4; ++i) {
+        x0[i] = random_grid_point(rng, 2); x1[i] = random_grid_point(rng, 2);
+        x0[i].z() = x1[i].z() = 0;
+      }
+      check_against_oracle(vf, x0, x1, exact_path);
+    }
+    // Exact contact at t = 1/2 (dyadic, so exact in doubles), then nudged by +-2^-k in one coordinate.
+    std::uniform_real_distribution<double> u(-1, 1);
+    for (int k = 0; k < 40; ++k, ++queries) {
+      Four x0, mid, x1;
+      for (int i = 1; i < 4; ++i) {
+        x0[i] = Vec3(u(rng), u(rng), u(rng));
+        x1[i] = Vec3(u(rng), u(rng), u(rng));
+        mid[i] = 0.5 * (x0[i] + x1[i]);
+      }
+      // A point of the other primitive at t = 1/2 on a corner, an edge or inside (rounded to a coarse grid).
+      const double s = std::round(4 * (u(rng) + 1)) / 8, r = vf ? std::round(4 * (u(rng) + 1)) / 16 : 0.0;
+      const Vec3 contact = vf ? Vec3(mid[1] + s * (mid[2] - mid[1]) + r * (mid[3] - mid[1]))
+                              : Vec3(mid[2] + s * (mid[3] - mid[2]));
+      x0[0] = Vec3(u(rng), u(rng), u(rng));
+      x1[0] = 2 * contact - x0[0];  // passes through `contact` at t = 1/2 (up to rounding)
+      if (k % 2) x1[0][k % 3] += std::ldexp(k % 4 == 1 ? 1.0 : -1.0, -20 - k);
+      if (!vf) { x0[1] = x0[0] + Vec3(u(rng), u(rng), u(rng)); x1[1] = x1[0] + (x0[1] - x0[0]); }
+      check_against_oracle(vf, x0, x1, exact_path);
+    }
+  }
+  std::cout << "[exact ccd vs oracle] " << queries << " motions, " << exact_path << " by the exact path\n";
+}
