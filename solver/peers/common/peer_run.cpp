@@ -77,6 +77,7 @@ Frame make_frame(const PeerEngine& engine, long step, double dt, const StepStats
   f.positions = engine.fine_positions();
   check_state(f.positions, engine.name());
   f.stats = stats;
+  f.stats.min_distance = engine.min_distance();
   f.pair_forces = engine.contact_forces();
   return f;
 }
@@ -101,7 +102,6 @@ int run(const PeerOptions& o, const std::string& engine_name, const EngineFactor
                                       {"mapping", engine->mapping()}};
   write_engine_attributes(writer.partial_path(), engine->name(), engine->version(), engine_json.dump());
   StepStats first;
-  first.min_distance = std::numeric_limits<double>::quiet_NaN();  // peers do not measure distances (NaN)
   writer.append(make_frame(*engine, 0, dt, first));
 
   Summary summary;
