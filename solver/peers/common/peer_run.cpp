@@ -169,6 +169,8 @@ int peer_main(int argc, char** argv, const std::string& engine, const std::funct
   int threads = 1;
   app.add_option("--threads", threads, "accepted for compatibility with eipc run (peers run on one thread)");
   add_options(app);
+  // The per-scene expert settings (scenarios/peers/*.toml, docs/peers.md) as option files.
+  app.set_config("--config", "", "read options from a TOML file (key = value, as the long options)");
   try {
     app.parse(argc, argv);
     return run(o, engine, make_engine);
