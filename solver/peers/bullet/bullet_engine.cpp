@@ -52,6 +52,8 @@ public:
     m_cr.setTolerance(tolerance);
     m_cg.setTolerance(tolerance);
   }
+  /// Newton iterations of the implicit step (Bullet's default: 1).
+  void set_newton(int iterations) { m_maxNewtonIterations = iterations; }
 };
 
 /// One scene body in the Bullet world.
@@ -73,6 +75,7 @@ public:
     broadphase_ = std::make_unique<btDbvtBroadphase>();
     body_solver_ = std::make_unique<TunedDeformableBodySolver>();
     body_solver_->set_krylov(s.krylov_iterations, s.krylov_tolerance);
+    body_solver_->set_newton(s.newton_iterations);
     constraint_solver_ = std::make_unique<btDeformableMultiBodyConstraintSolver>();
     constraint_solver_->setDeformableSolver(body_solver_.get());
     world_ = std::make_unique<btDeformableMultiBodyDynamicsWorld>(dispatcher_.get(), broadphase_.get(),
@@ -141,6 +144,7 @@ public:
             {"sdf_voxel_in_effect", world_->getWorldInfo().m_sparsesdf.voxelsz},
             {"iterations", s_.iterations},
             {"krylov_iterations", s_.krylov_iterations},
+            {"newton_iterations", s_.newton_iterations},
             {"krylov_tolerance", s_.krylov_tolerance},
             {"deformable_erp", s_.erp},
             {"deformable_cfm", s_.cfm},

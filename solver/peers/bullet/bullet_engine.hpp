@@ -15,6 +15,7 @@ struct BulletSettings {
   double sdf_voxel = 2e-3;     ///< voxel of the sparse signed-distance field for node-rigid contact [m]
   int iterations = 100;        ///< contact solver iterations per step
   int krylov_iterations = 30;   ///< iterations of the velocity solve (Bullet's default: 300; see docs/peers.md)
+  int newton_iterations = 1;     ///< Newton iterations of an implicit step (Bullet's default)
   double krylov_tolerance = 1e-8;  ///< its absolute residual tolerance (Bullet's default)
   double erp = 0.2;            ///< deformable contact error reduction (fraction of the penetration removed per step)
   double cfm = 0.01;           ///< deformable contact constraint force mixing

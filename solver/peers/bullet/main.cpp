@@ -13,6 +13,9 @@ int main(int argc, char** argv) {
     app.add_option("--krylov-iterations", s.krylov_iterations, "iterations of the velocity solve per Bullet step")
         ->capture_default_str()
         ->check(CLI::PositiveNumber);
+    app.add_option("--newton-iterations", s.newton_iterations, "Newton iterations of an implicit step")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
     app.add_option("--krylov-tolerance", s.krylov_tolerance, "absolute residual tolerance of the velocity solve")
         ->capture_default_str()
         ->check(CLI::PositiveNumber);

@@ -91,6 +91,7 @@ public:
   }
 
   ~MujocoEngine() override {
+    if (scratch_) mj_deleteData(scratch_);
     if (data_) mj_deleteData(data_);
     if (model_) mj_deleteModel(model_);
   }
@@ -141,12 +142,19 @@ public:
 
   int last_iterations() const override { return substeps_; }
 
-  /// MuJoCo's own penetration measure: the least signed distance of its active contacts
-  /// (negative: the convex pieces overlap), NaN without contacts.
+  /// MuJoCo's own penetration measure at the state stored: the least signed distance of
+  /// the contacts its collision detection finds there (negative: the convex pieces overlap),
+  /// NaN without contacts. mj_step detects contacts before it integrates, so its own contact
+  /// list belongs to the state one step earlier: collision is run again on a scratch copy.
   double min_distance() const override {
+    if (!scratch_) scratch_ = mj_makeData(model_);
+    mju_copy(scratch_->qpos, data_->qpos, model_->nq);
+    mju_copy(scratch_->mocap_pos, data_->mocap_pos, 3 * model_->nmocap);
+    mju_copy(scratch_->mocap_quat, data_->mocap_quat, 4 * model_->nmocap);
+    mj_fwdPosition(model_, scratch_);
     double d = std::numeric_limits<double>::quiet_NaN();
-    for (int c = 0; c < data_->ncon; ++c)
-      if (!(data_->contact[c].dist >= d)) d = data_->contact[c].dist;
+    for (int c = 0; c < scratch_->ncon; ++c)
+      if (!(scratch_->contact[c].dist >= d)) d = scratch_->contact[c].dist;
     return d;
   }
 
@@ -347,6 +355,7 @@ private:
   long step_ = 0;
   mjModel* model_ = nullptr;
   mjData* data_ = nullptr;
+  mutable mjData* scratch_ = nullptr;  ///< for min_distance's collision pass at the stored state
   std::vector<MujocoBody> bodies_;
   nlohmann::json mapping_ = nlohmann::json::array();
 };
