@@ -110,7 +110,8 @@ def main():
     ap.add_argument("--max-load", type=float, default=0.5)
     args = ap.parse_args()
     if (args.scene, args.engine) not in GRIDS:
-        sys.exit(f"error: no search grid for {args.scene} in {args.engine} (GRIDS in {__file__})")
+        print(f"error: no search grid for {args.scene} in {args.engine} (GRIDS in {__file__})", file=sys.stderr)
+        sys.exit(2)
     cfg = CUBE if args.scene == "cube_squeeze" else SCENES[args.scene]
     base = os.path.join(ROOT, "scenarios", "peers", f"{args.engine}_{args.scene}.toml")
     work = os.path.join(args.work, f"{args.scene}_{args.engine}")

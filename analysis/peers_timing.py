@@ -10,9 +10,9 @@ settings (scenarios/peers/<engine>_<scene>.toml; Bullet also with rigid finger p
 repeat runs every one of them once, in an order rotated by one each repeat, so a slow drift
 of the machine affects all engines alike. Before each run the script waits until the 1-minute
 load average is below --max-load (it gives up after --wait seconds: the machine is not quiet,
-nothing is written); the load is recorded. A run is redone when the load was not below
+nothing is written, exit 3); the load is recorded. Bad arguments: exit 2. A run is redone when the load was not below
 --max-load when it started, or when a single-threaded run's CPU time is below 90% of its wall
-time (something else had the core). Writes OUT/peers_timing.md (median wall and CPU seconds
+time (something else had the core; --min-cpu-share), up to --max-redo times. Writes OUT/peers_timing.md (median wall and CPU seconds
 with their ranges over the repeats) and OUT/peers_timing/runs.csv (every run, redone ones too).
 """
 import argparse
@@ -26,6 +26,14 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from peers import ROOT, SCENES, binary  # noqa: E402
+from peers_search import CUBE  # noqa: E402
+
+TIMED = dict(SCENES, cube_squeeze=CUBE)  # the cube: a quick check of the machinery itself
+
+
+def fail(message, code=2):
+    print(f"error: {message}", file=sys.stderr)
+    sys.exit(code)
 
 
 def candidates(build, name, cfg):
@@ -45,8 +53,8 @@ def candidates(build, name, cfg):
 def wait_quiet(max_load, deadline):
     while os.getloadavg()[0] >= max_load:
         if time.time() > deadline:
-            sys.exit(f"error: the load average stayed at or above {max_load} (now {os.getloadavg()[0]:.2f}); "
-                     "timings need a quiet machine: nothing written")
+            fail(f"the load average stayed at or above {max_load} (now {os.getloadavg()[0]:.2f}); "
+                 "timings need a quiet machine: nothing written", code=3)
         time.sleep(15)
     return os.getloadavg()[0]
 
@@ -66,31 +74,38 @@ def main():
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--max-load", type=float, default=0.5)
     ap.add_argument("--wait", type=float, default=3600, help="longest wait for a quiet machine (s)")
+    ap.add_argument("--max-redo", type=int, default=5, help="redos of one run before giving up")
+    ap.add_argument("--min-cpu-share", type=float, default=0.9,
+                    help="a single-threaded run whose CPU time is below this share of its wall time is redone")
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--work", default="/tmp/eipc-timing")
     ap.add_argument("--out", default=os.path.join(ROOT, "results"))
     args = ap.parse_args()
     if args.repeats < 3:
-        sys.exit("error: --repeats must be at least 3 (medians with ranges)")
+        fail(f"--repeats {args.repeats}: at least 3 are needed (medians with ranges)")
+    for name in args.scenes.split(","):
+        if name not in TIMED:
+            fail(f"--scenes: unknown scene '{name}' (known: {', '.join(TIMED)})")
     os.makedirs(args.work, exist_ok=True)
     runs = []
     for name in args.scenes.split(","):
-        if name not in SCENES:
-            sys.exit(f"error: --scenes: unknown scene '{name}' (known: {', '.join(SCENES)})")
-        todo = candidates(args.build, name, SCENES[name])
+        todo = candidates(args.build, name, TIMED[name])
         for r in range(args.repeats):
             for k in range(len(todo)):
                 label, cmd, single = todo[(k + r) % len(todo)]  # rotated order: engines interleaved
-                while True:
+                for attempt in range(args.max_redo + 1):
                     load = wait_quiet(args.max_load, time.time() + args.wait)
                     path = os.path.join(args.work, f"{name}_{label.replace(' ', '_')}_{r}.h5")
                     print(f"+ [{name} repeat {r + 1}, load {load:.2f}] {' '.join(cmd)}", file=sys.stderr, flush=True)
                     code, wall, cpu = timed(cmd, path)
-                    redo = load >= args.max_load or (single and cpu < 0.9 * wall)
+                    redo = load >= args.max_load or (single and cpu < args.min_cpu_share * wall)
                     runs.append(dict(scene=name, engine=label, repeat=r + 1, load_before=f"{load:.2f}", exit=code,
                                      wall=f"{wall:.3f}", cpu=f"{cpu:.3f}", redone="yes" if redo else ""))
                     if not redo:
                         break
+                else:
+                    fail(f"{name}, {label}: redone {args.max_redo} times (load or CPU share); the machine is not "
+                         "quiet: nothing written", code=3)
 
     out_dir = os.path.join(args.out, "peers_timing")
     os.makedirs(out_dir, exist_ok=True)
@@ -105,7 +120,7 @@ def main():
              "(runs/redos: peers_timing/runs.csv). Median [min–max].", "",
              "| scene | engine | exit codes | wall [s] | CPU [s] | load before (max) |", "|---|---|---|---|---|---|"]
     for name in args.scenes.split(","):
-        for label, _, _ in candidates(args.build, name, SCENES[name]):
+        for label, _, _ in candidates(args.build, name, TIMED[name]):
             kept = [r for r in runs if r["scene"] == name and r["engine"] == label and not r["redone"]]
             wall = [float(r["wall"]) for r in kept]
             cpu = [float(r["cpu"]) for r in kept]
