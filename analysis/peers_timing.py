@@ -18,7 +18,6 @@ with their ranges over the repeats) and OUT/peers_timing/runs.csv (every run, re
 import argparse
 import csv
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -26,7 +25,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from peers import ROOT, SCENES, binary  # noqa: E402
-from peers_search import CUBE  # noqa: E402
+from peers_search import CUBE, timed_run  # noqa: E402
 
 TIMED = dict(SCENES, cube_squeeze=CUBE)  # the cube: a quick check of the machinery itself
 
@@ -59,15 +58,6 @@ def wait_quiet(max_load, deadline):
     return os.getloadavg()[0]
 
 
-def timed(cmd, path):
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    code = subprocess.run(cmd + ["--out", path], stdout=subprocess.DEVNULL).returncode
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return code, wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--scenes", default=",".join(SCENES))
@@ -97,7 +87,7 @@ def main():
                     load = wait_quiet(args.max_load, time.time() + args.wait)
                     path = os.path.join(args.work, f"{name}_{label.replace(' ', '_')}_{r}.h5")
                     print(f"+ [{name} repeat {r + 1}, load {load:.2f}] {' '.join(cmd)}", file=sys.stderr, flush=True)
-                    code, wall, cpu = timed(cmd, path)
+                    code, wall, cpu, _ = timed_run(cmd + ["--out", path], subprocess.DEVNULL)
                     redo = load >= args.max_load or (single and cpu < args.min_cpu_share * wall)
                     runs.append(dict(scene=name, engine=label, repeat=r + 1, load_before=f"{load:.2f}", exit=code,
                                      wall=f"{wall:.3f}", cpu=f"{cpu:.3f}", redone="yes" if redo else ""))
