@@ -274,7 +274,8 @@ private:
       std::string joints, target;
       if (body.kinematic || !body.prescribed_nodes.empty()) {
         const bool rotating = rotates(body.motion, scene_.duration, p.dt);
-        mb.kind = drive_kind(s_.drive, rotating);
+        // A body without motion (the FinRay rack) is static: a mocap body that never moves.
+        mb.kind = body.motion.empty() ? Kind::mocap : drive_kind(s_.drive, rotating);
         mb.origin = body.pivot;
         if (mb.kind == Kind::servo && rotating)
           throw UnsupportedFeature("mujoco", scene_.path,
