@@ -2,6 +2,9 @@
 # CTest (label scenario): a short cube squeeze in each built peer gives a valid eipc
 # trajectory (bodies, frames, engine attributes), `eipc certify` reads it and finds
 # MuJoCo's penetration, and unmappable input is exit 2 naming the feature and the peer.
+# Issue 39: MuJoCo with its gripper as servo-driven dynamic bodies lifts the cube; Bullet's
+# SDF voxel asked for is the one in effect; every peer trajectory certifies with its depth
+# measured (docs/peers.md).
 #   peers_test.sh EIPC SCENE PEER_BINARY...
 set -uo pipefail
 eipc=$1; scene=$2; shift 2
@@ -14,7 +17,11 @@ check() { if ! "$@"; then echo "FAILED: $*"; fail=1; fi; }
 for peer in "$@"; do
   engine=${peer##*eipc-}
   out=$work/$engine.h5
-  "$peer" "$scene" --duration 0.3 --json --out "$out" > "$work/$engine.json"
+  # The keyframe check below needs fingers that follow their keyframes exactly: in MuJoCo
+  # that is the mocap drive (the servo-driven gripper is checked by the lift test below).
+  extra=()
+  [ "$engine" = mujoco ] && extra=(--drive mocap)
+  "$peer" "$scene" --duration 0.3 --json --out "$out" "${extra[@]}" > "$work/$engine.json"
   check test $? -eq 0
   # The trajectory: 3 bodies in scene order, 31 frames (t = 0..0.3 s at 0.01 s), full-resolution
   # vertex counts, the engine's attributes; and the summary names the engine.
@@ -96,5 +103,83 @@ for peer in "$@"; do
       --out "$work/unmapped.h5" 2> "$work/unmapped.log"
   check test $? -eq 2
   check grep -q "cannot be mapped to bullet" "$work/unmapped.log"
+done
+# MuJoCo with its per-scene settings (scenarios/peers/mujoco_cube_squeeze.toml: the fingers
+# dynamic bodies on slide joints driven by PD servos, elliptic cones, impratio 10, Newton,
+# implicit, 0.5 mm margin): the cube, squeezed then lifted 30 mm, rises with the fingers
+# (the mocap drive, as before issue 39, leaves it on the ground).
+for peer in "$@"; do
+  [ "${peer##*eipc-}" = mujoco ] || continue
+  "$peer" "$scene" --config "$(dirname "$scene")/mujoco_cube_squeeze.toml" --out "$work/lift.h5" > "$work/lift.log" 2>&1
+  check test $? -eq 0
+  check "$py" - "$work/lift.h5" <<'PY'
+import h5py, sys
+with h5py.File(sys.argv[1], "r") as f:
+    z = f["bodies/cube/positions"][:, :, 2].mean(axis=1)
+    finger = f["bodies/finger_left/positions"][:, :, 2].mean(axis=1)
+lift, finger_lift = z[-1] - z[0], finger[-1] - finger[0]
+print(f"mujoco servo gripper: cube lifted {lift * 1e3:.1f} mm, finger {finger_lift * 1e3:.1f} mm of 30")
+assert lift > 0.025, lift
+PY
+done
+
+# Bullet: the sparse-SDF voxel in effect is the one asked for (btSparseSDF::Initialize resets
+# it to 0.25 m, so it must be set before Reset, not before Initialize).
+"$py" - "$scene" "$work/rest.json" <<'PY'
+import json, os, sys
+doc = json.load(open(sys.argv[1]))
+doc["bodies"] = doc["bodies"][:1]
+doc["bodies"][0]["mesh"] = os.path.join(os.path.dirname(os.path.abspath(sys.argv[1])), doc["bodies"][0]["mesh"])
+json.dump(doc, open(sys.argv[2], "w"))
+PY
+for peer in "$@"; do
+  [ "${peer##*eipc-}" = bullet ] || continue
+  "$peer" "$work/rest.json" --duration 0.05 --sdf-voxel 0.003 --out "$work/rest.h5" > "$work/rest.log" 2>&1
+  check test $? -eq 0
+  check "$py" - "$work/rest.h5" <<'PY'
+import h5py, json, sys
+with h5py.File(sys.argv[1], "r") as f:
+    p = json.loads(f.attrs["engine_json"])["parameters"]
+print(f"bullet: SDF voxel asked {p['sdf_voxel']}, in effect {p['sdf_voxel_in_effect']}")
+assert p["sdf_voxel"] == 0.003 and p["sdf_voxel_in_effect"] == 0.003, p
+PY
+done
+
+# Every peer trajectory certifies with its depth measured: where `eipc certify` finds an
+# intersection, its summary gives the deepest penetration and every intersecting pair a
+# depth per frame. MuJoCo also measures its own (the frames' min_distance: the least signed
+# distance of the contacts its collision finds at the stored state). For the cube resting on
+# the ground alone (mesh-plane contacts, exact in MuJoCo) the two agree within 1 micrometre;
+# mesh-mesh depths are libccd's MPR estimates (docs/peers.md) and are only printed.
+for peer in "$@"; do
+  engine=${peer##*eipc-}
+  runs=("$work/$engine.h5")
+  [ "$engine" = bullet ] && runs+=("$work/rest.h5")
+  if [ "$engine" = mujoco ]; then
+    "$peer" "$work/rest.json" --duration 0.3 --out "$work/mujoco_rest.h5" > /dev/null
+    check test $? -eq 0
+    runs+=("$work/lift.h5" "$work/mujoco_rest.h5")
+  fi
+  for h5 in "${runs[@]}"; do
+    "$eipc" certify "$h5" --json > "$work/depth.json"
+    check test $? -le 1
+    check "$py" - "$work/depth.json" "$h5" "$engine" <<'PY'
+import h5py, json, sys, numpy as np
+report, path, engine = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3]
+s = report["summary"]
+depths = [p["depth"] for f in report["frames"] for p in f.get("pairs", []) if p["depth"] is not None]
+if s["intersecting_frames"] > 0:
+    assert s["max_depth"] is not None and s["max_depth"] > 0, s
+    assert abs(max(depths) - s["max_depth"]) < 1e-12, (max(depths), s["max_depth"])
+print(f"{path.rsplit('/', 1)[-1]}: {s['intersecting_frames']} intersecting frames, certified depth {s['max_depth']}")
+if engine == "mujoco":
+    with h5py.File(path, "r") as f:
+        d = f["frames/min_distance"][:]
+    own = max(0.0, -np.nanmin(d)) if np.isfinite(d).any() else 0.0
+    print(f"  mujoco's own deepest contact {own}")
+    if path.endswith("mujoco_rest.h5"):
+        assert s["intersecting_frames"] > 0 and abs(own - s["max_depth"]) < 1e-6, (own, s["max_depth"])
+PY
+  done
 done
 exit $fail

@@ -11,6 +11,7 @@
 #include <BulletSoftBody/btDeformableBodySolver.h>
 #include <BulletSoftBody/btDeformableGravityForce.h>
 #include <BulletSoftBody/btDeformableMultiBodyDynamicsWorld.h>
+#include <BulletSoftBody/btDeformableLinearElasticityForce.h>
 #include <BulletSoftBody/btDeformableNeoHookeanForce.h>
 #include <BulletSoftBody/btSoftBodyHelpers.h>
 #include <BulletSoftBody/btSoftBodyRigidBodyCollisionConfiguration.h>
@@ -51,6 +52,8 @@ public:
     m_cr.setTolerance(tolerance);
     m_cg.setTolerance(tolerance);
   }
+  /// Newton iterations of the implicit step (Bullet's default: 1).
+  void set_newton(int iterations) { m_maxNewtonIterations = iterations; }
 };
 
 /// One scene body in the Bullet world.
@@ -72,6 +75,7 @@ public:
     broadphase_ = std::make_unique<btDbvtBroadphase>();
     body_solver_ = std::make_unique<TunedDeformableBodySolver>();
     body_solver_->set_krylov(s.krylov_iterations, s.krylov_tolerance);
+    body_solver_->set_newton(s.newton_iterations);
     constraint_solver_ = std::make_unique<btDeformableMultiBodyConstraintSolver>();
     constraint_solver_->setDeformableSolver(body_solver_.get());
     world_ = std::make_unique<btDeformableMultiBodyDynamicsWorld>(dispatcher_.get(), broadphase_.get(),
@@ -79,14 +83,19 @@ public:
                                                                   body_solver_.get());
     world_->setImplicit(s.implicit);
     body_solver_->setImplicit(s.implicit);
+    // Bullet's implicit demos (LargeDeformation.cpp, VolumetricDeformable.cpp, Collide.cpp)
+    // all pair setImplicit(true) with setUseProjection(true).
+    world_->setUseProjection(use_projection());
     world_->setLineSearch(s.line_search);
     body_solver_->setLineSearch(s.line_search);
     const Vec3 g = scene.params.gravity;
     world_->setGravity(btv(g));
     btSoftBodyWorldInfo& info = world_->getWorldInfo();
     info.m_gravity = btv(g);
+    // Reset, not Initialize: Initialize sets the default voxel back to 0.25 m (btSparseSDF.h);
+    // Bullet's demos call setDefaultVoxelsz then Reset (e.g. DeformableRigid.cpp).
     info.m_sparsesdf.setDefaultVoxelsz(s.sdf_voxel);
-    info.m_sparsesdf.Initialize();
+    info.m_sparsesdf.Reset();
     btContactSolverInfo& solver = world_->getSolverInfo();
     solver.m_deformable_erp = s.erp;
     solver.m_deformable_cfm = s.cfm;
@@ -99,7 +108,8 @@ public:
 
     if (scene.params.ground_height) add_ground(*scene.params.ground_height);
     for (std::size_t b = 0; b < scene.bodies.size(); ++b) add_body(int(b));
-    max_substep_ = s.max_substep > 0 ? s.max_substep : s.cfl * explicit_step_limit();
+    // Explicit elasticity is bounded by its stability limit; implicit steps are the scene's.
+    max_substep_ = s.max_substep > 0 ? s.max_substep : s.implicit ? scene.params.dt : s.cfl * explicit_step_limit();
   }
 
   ~BulletEngine() override {
@@ -121,14 +131,20 @@ public:
             {"world", "btDeformableMultiBodyDynamicsWorld"},
             {"dt", scene_.params.dt},
             {"implicit", s_.implicit},
+            {"use_projection", use_projection()},
+            {"elastic", s_.elastic},
+            {"repulsion_stiffness", s_.repulsion_stiffness},
+            {"rigid_fingers", s_.rigid_fingers},
             {"max_substep", max_substep_},
             {"cfl", s_.cfl},
             {"substeps", substeps()},
             {"line_search", s_.line_search},
             {"margin", s_.margin},
             {"sdf_voxel", s_.sdf_voxel},
+            {"sdf_voxel_in_effect", world_->getWorldInfo().m_sparsesdf.voxelsz},
             {"iterations", s_.iterations},
             {"krylov_iterations", s_.krylov_iterations},
+            {"newton_iterations", s_.newton_iterations},
             {"krylov_tolerance", s_.krylov_tolerance},
             {"deformable_erp", s_.erp},
             {"deformable_cfm", s_.cfm},
@@ -244,6 +260,8 @@ public:
   }
 
 private:
+  bool use_projection() const { return s_.use_projection.value_or(s_.implicit); }
+
   /// Bullet steps per scene step: the smallest count whose step is at most max_substep.
   int substeps() const { return std::max(1, int(std::ceil(scene_.params.dt / max_substep_ - 1e-9))); }
 
@@ -328,7 +346,8 @@ private:
     const Body& body = scene_.bodies[b];
     BulletBody bb;
     nlohmann::json map = {{"body", body.name}};
-    if (body.kinematic) {
+    const bool rigid_finger = s_.rigid_fingers && !body.kinematic && !body.prescribed_nodes.empty();
+    if (body.kinematic || rigid_finger) {
       bb.kind = Kind::kinematic;
       bb.origin = body.pivot;
       btCompoundShape* shape = compound_shape(body, bb.origin, Mat3::Identity(), bb.pieces);
@@ -338,8 +357,10 @@ private:
       bb.rigid = new btRigidBody(ci);
       bb.rigid->setCollisionFlags(bb.rigid->getCollisionFlags() | btCollisionObject::CF_KINEMATIC_OBJECT);
       bb.rigid->setActivationState(DISABLE_DEACTIVATION);
-      map["eipc_model"] = body.motion.empty() ? "static (kinematic, no motion)" : "kinematic (scripted motion)";
-      map["peer_model"] = "kinematic btRigidBody moved through its motion state";
+      map["eipc_model"] = rigid_finger ? "elastic with prescribed vertices (" + model_name(body.material.model) + ")"
+                          : body.motion.empty() ? "static (kinematic, no motion)" : "kinematic (scripted motion)";
+      map["peer_model"] = rigid_finger ? "rigid finger pad: kinematic btRigidBody following the rigid motion of its prescribed vertices"
+                                       : "kinematic btRigidBody moved through its motion state";
       map["parameters"] = {{"convex_pieces", bb.pieces}, {"margin", s_.margin}};
     } else if (body.material.model == ElasticModel::abd) {
       if (!body.prescribed_nodes.empty())
@@ -407,11 +428,21 @@ private:
     psb->m_cfg.collisions = btSoftBody::fCollision::SDF_RD | btSoftBody::fCollision::SDF_RDN |
                             btSoftBody::fCollision::SDF_RDF | btSoftBody::fCollision::VF_DD;
     psb->setSelfCollision(s_.self_collision);
+    psb->m_repulsionStiffness = s_.repulsion_stiffness;  // what btSoftBody::setSpringStiffness sets (demos: 2-10)
     psb->m_sleepingThreshold = 0;
     psb->setUserIndex(int(bodies_.size()));
     world_->addSoftBody(psb);
     const Lame lame = lame_from_youngs(body.material.youngs, body.material.poisson);
-    auto* elastic = new btDeformableNeoHookeanForce(lame.mu, lame.lambda, body.rayleigh_beta);
+    const bool neo = s_.elastic == "neohookean" || (s_.elastic == "auto" && body.material.model == ElasticModel::neo_hookean);
+    // Bullet's Neo-Hookean is the stable one of Smith et al. 2018 (btDeformableNeoHookeanForce.h:
+    // its energy's (J - 1 - 3 mu / 4 lambda) term); its small-strain moduli equal the given
+    // ones only for mu' = 4/3 mu, lambda' = lambda + 5/6 mu (the paper's Lame reparametrisation).
+    // Bullet's linear elasticity force is corotated (its m_corotation) with Rayleigh damping
+    // (alpha: mass, beta: stiffness), eipc's linear_corotated.
+    const double mu = neo ? 4.0 / 3.0 * lame.mu : lame.mu, lambda = neo ? lame.lambda + 5.0 / 6.0 * lame.mu : lame.lambda;
+    btDeformableLagrangianForce* elastic =
+        neo ? static_cast<btDeformableLagrangianForce*>(new btDeformableNeoHookeanForce(mu, lambda, body.rayleigh_beta))
+            : new btDeformableLinearElasticityForce(mu, lambda, 0.0, body.rayleigh_beta);
     auto* gravity = new btDeformableGravityForce(btv(scene_.params.gravity));
     forces_.emplace_back(elastic);
     forces_.emplace_back(gravity);
@@ -424,10 +455,11 @@ private:
     map["eipc_model"] = fmt::format("{} (E = {:g} Pa, nu = {:g}, rho = {:g} kg/m^3, rayleigh_beta = {:g} s), embedding {}",
                                     model_name(body.material.model), body.material.youngs, body.material.poisson,
                                     body.material.density, body.rayleigh_beta, body.embedding);
-    map["peer_model"] = "btSoftBody tet mesh with btDeformableNeoHookeanForce" +
+    map["peer_model"] = std::string("btSoftBody tet mesh with ") +
+                        (neo ? "btDeformableNeoHookeanForce (moduli matched at small strain)" : "btDeformableLinearElasticityForce (corotated)") +
                         std::string(bb.prescribed.empty() ? "" : "; prescribed nodes: zero mass, velocity aimed at the target");
-    map["parameters"] = {{"nodes", n},          {"tets", body.elements.rows()}, {"mu", lame.mu},
-                         {"lambda", lame.lambda}, {"damping", body.rayleigh_beta}, {"prescribed_nodes", bb.prescribed.size()},
+    map["parameters"] = {{"nodes", n},          {"tets", body.elements.rows()}, {"mu", mu},
+                         {"lambda", lambda}, {"damping", body.rayleigh_beta}, {"prescribed_nodes", bb.prescribed.size()},
                          {"margin", s_.margin}};
   }
 

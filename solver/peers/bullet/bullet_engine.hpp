@@ -5,6 +5,8 @@
 #include "peer_engine.hpp"
 
 #include <memory>
+#include <optional>
+#include <string>
 
 namespace eipc::peers {
 
@@ -13,13 +15,23 @@ struct BulletSettings {
   double sdf_voxel = 2e-3;     ///< voxel of the sparse signed-distance field for node-rigid contact [m]
   int iterations = 100;        ///< contact solver iterations per step
   int krylov_iterations = 30;   ///< iterations of the velocity solve (Bullet's default: 300; see docs/peers.md)
+  int newton_iterations = 1;     ///< Newton iterations of an implicit step (Bullet's default)
   double krylov_tolerance = 1e-8;  ///< its absolute residual tolerance (Bullet's default)
   double erp = 0.2;            ///< deformable contact error reduction (fraction of the penetration removed per step)
   double cfm = 0.01;           ///< deformable contact constraint force mixing
   double max_substep = 0;      ///< longest Bullet step [s] (0: cfl x the explicit stability limit); scene steps are split equally
   double cfl = 0.5;            ///< fraction of the explicit stability limit used when max_substep is 0
-  bool implicit = false;       ///< Bullet's implicit Euler (diverged on every scene tried here; see docs/peers.md)
+  bool implicit = false;       ///< Bullet's implicit Euler for the elastic forces
+  /// Contact by projection (setUseProjection) rather than Lagrange multipliers; unset:
+  /// on exactly when implicit, as every implicit demo of Bullet's sets it (docs/peers.md).
+  std::optional<bool> use_projection;
   bool line_search = false;    ///< Newton line search in the implicit solve
+  /// Elastic force: "auto" (linear_corotated bodies: btDeformableLinearElasticityForce,
+  /// neo_hookean: btDeformableNeoHookeanForce with moduli matched at small strain),
+  /// "linear" or "neohookean" for every soft body.
+  std::string elastic = "auto";
+  double repulsion_stiffness = 0.5;  ///< soft-soft repulsion stiffness [N/m] (btSoftBody's default 0.5)
+  bool rigid_fingers = false;  ///< elastic bodies with prescribed vertices as kinematic rigid bodies (rigid finger pads)
   bool self_collision = false; ///< soft-body self contact
   double piece_size = 0.015;   ///< grid cell of the convex decomposition of rigid shapes [m]
 };

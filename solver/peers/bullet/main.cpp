@@ -13,6 +13,9 @@ int main(int argc, char** argv) {
     app.add_option("--krylov-iterations", s.krylov_iterations, "iterations of the velocity solve per Bullet step")
         ->capture_default_str()
         ->check(CLI::PositiveNumber);
+    app.add_option("--newton-iterations", s.newton_iterations, "Newton iterations of an implicit step")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
     app.add_option("--krylov-tolerance", s.krylov_tolerance, "absolute residual tolerance of the velocity solve")
         ->capture_default_str()
         ->check(CLI::PositiveNumber);
@@ -25,6 +28,16 @@ int main(int argc, char** argv) {
         ->capture_default_str()
         ->check(CLI::PositiveNumber);
     app.add_option("--implicit", s.implicit, "implicit Euler for elastic forces (true/false)")->capture_default_str();
+    app.add_option("--use-projection", s.use_projection,
+                   "contact by projection (true/false; default: as --implicit, like Bullet's implicit demos)");
+    app.add_option("--elastic", s.elastic, "elastic force: auto (by the body's model), linear (corotated), neohookean")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"auto", "linear", "neohookean"}));
+    app.add_option("--repulsion-stiffness", s.repulsion_stiffness, "soft-soft contact repulsion stiffness (N/m)")
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
+    app.add_flag("--rigid-fingers", s.rigid_fingers,
+                 "elastic bodies with prescribed vertices become kinematic rigid bodies (rigid finger pads)");
     app.add_flag("--line-search", s.line_search, "Newton line search in the implicit solve");
     app.add_flag("--self-collision", s.self_collision, "enable soft-body self contact");
     app.add_option("--piece-size", s.piece_size, "grid cell of the convex decomposition of rigid shapes (m)")->capture_default_str()

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,10 @@ public:
   /// Inner solver iterations of the last step (0 if the engine does not report them);
   /// stored in the frames' newton_iterations column.
   virtual int last_iterations() const { return 0; }
+  /// The engine's own least signed distance between contacting shapes after the last
+  /// step (negative: penetration), stored in the frames' min_distance column; NaN when
+  /// the engine does not measure one.
+  virtual double min_distance() const { return std::numeric_limits<double>::quiet_NaN(); }
 };
 
 }  // namespace eipc::peers

@@ -24,14 +24,6 @@ struct PeerOptions {
   bool json = false;
 };
 
-struct Summary {
-  long steps = 0;
-  long iterations = 0;
-  int iterations_max = 0;
-  double simulated = 0, wall = 0;
-  std::string status = "complete", reason, output;
-};
-
 /// Positions a peer hands back must be finite and near the scene: anything else means
 /// its integration blew up, which ends the run like a solver failure.
 void check_state(const std::vector<Positions>& x, const std::string& engine) {
@@ -42,44 +34,69 @@ void check_state(const std::vector<Positions>& x, const std::string& engine) {
   }
 }
 
-void print_summary(const Summary& s, const std::string& engine, bool as_json) {
-  const double rtf = s.wall > 0 ? s.simulated / s.wall : 0.0;
-  const double mean = s.steps > 0 ? double(s.iterations) / s.steps : 0.0;
+void print_summary(const RunSummary& s, const std::string& engine, const std::string& output, bool as_json) {
+  const double rtf = s.wall_seconds > 0 ? s.simulated_seconds / s.wall_seconds : 0.0;
+  const double mean = s.steps > 0 ? double(s.newton_total) / s.steps : 0.0;
+  const std::string status = s.failed ? "incomplete" : "complete";
   if (as_json) {
-    nlohmann::json j = {{"status", s.status},
+    nlohmann::json j = {{"status", status},
                         {"engine", engine},
                         {"steps", s.steps},
-                        {"simulated_seconds", s.simulated},
-                        {"wall_seconds", s.wall},
+                        {"simulated_seconds", s.simulated_seconds},
+                        {"wall_seconds", s.wall_seconds},
                         {"real_time_factor", rtf},
                         {"newton_iterations_mean", mean},
-                        {"newton_iterations_max", s.iterations_max},
+                        {"newton_iterations_max", s.newton_max},
                         {"line_search_steps", 0},
-                        {"output", s.output}};
+                        {"output", output}};
     if (!s.reason.empty()) j["reason"] = s.reason;
     fmt::print("{}\n", j.dump(2));
     return;
   }
   fmt::print("engine            {}\n", engine);
-  fmt::print("status            {}{}\n", s.status, s.reason.empty() ? "" : " (" + s.reason + ")");
+  fmt::print("status            {}{}\n", status, s.reason.empty() ? "" : " (" + s.reason + ")");
   fmt::print("steps             {}\n", s.steps);
-  fmt::print("simulated time    {:.4f} s\n", s.simulated);
-  fmt::print("wall time         {:.3f} s\n", s.wall);
+  fmt::print("simulated time    {:.4f} s\n", s.simulated_seconds);
+  fmt::print("wall time         {:.3f} s\n", s.wall_seconds);
   fmt::print("real-time factor  {:.3f} (simulated / wall)\n", rtf);
-  fmt::print("solver iterations {:.2f} per step (max {})\n", mean, s.iterations_max);
-  fmt::print("trajectory        {}\n", s.output);
+  fmt::print("solver iterations {:.2f} per step (max {})\n", mean, s.newton_max);
+  fmt::print("trajectory        {}\n", output);
 }
 
-Frame make_frame(const PeerEngine& engine, long step, double dt, const StepStats& stats) {
-  Frame f;
-  f.step = step;
-  f.time = step * dt;
-  f.positions = engine.fine_positions();
-  check_state(f.positions, engine.name());
-  f.stats = stats;
-  f.pair_forces = engine.contact_forces();
-  return f;
-}
+/// A peer engine as the run loop's Stepper (eipc/simulation/run_loop.hpp). Its state after
+/// a failed step is the failed one, so the loop does not store it.
+class PeerStepper final : public Stepper {
+public:
+  PeerStepper(PeerEngine& engine, double dt) : engine_(engine), dt_(dt) {}
+  StepStats step() override {
+    const auto start = std::chrono::steady_clock::now();
+    engine_.step();
+    check_state(engine_.fine_positions(), engine_.name());  // a blown-up state ends the run here
+    ++step_;
+    StepStats s;
+    s.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    s.newton_iterations = engine_.last_iterations();  // the engine's internal steps
+    return s;
+  }
+  long step_index() const override { return step_; }
+  double time() const override { return step_ * dt_; }
+  Frame frame(const StepStats& stats) const override {
+    Frame f;
+    f.step = step_;
+    f.time = step_ * dt_;
+    f.positions = engine_.fine_positions();
+    f.stats = stats;
+    f.stats.min_distance = engine_.min_distance();  // the engine's own, at the stored state
+    f.pair_forces = engine_.contact_forces();
+    return f;
+  }
+  bool keeps_state_on_failure() const override { return false; }
+
+private:
+  PeerEngine& engine_;
+  double dt_;
+  long step_ = 0;
+};
 
 int run(const PeerOptions& o, const std::string& engine_name, const EngineFactory& make_engine) {
   Scene scene = load_scene(o.scene, SceneOverrides{o.dt, o.duration, o.embedding, o.set});
@@ -94,59 +111,35 @@ int run(const PeerOptions& o, const std::string& engine_name, const EngineFactor
   header.solver_json = engine->parameters().dump();
   const std::string out = o.out.value_or(scene.name + "_" + engine_name + ".h5");
 
-  TrajectoryWriter writer(out, header);
+  TrajectorySink sink(out, header);
   const nlohmann::json engine_json = {{"engine", engine->name()},
                                       {"version", engine->version()},
                                       {"parameters", engine->parameters()},
                                       {"mapping", engine->mapping()}};
-  write_engine_attributes(writer.partial_path(), engine->name(), engine->version(), engine_json.dump());
-  StepStats first;
-  first.min_distance = std::numeric_limits<double>::quiet_NaN();  // peers do not measure distances (NaN)
-  writer.append(make_frame(*engine, 0, dt, first));
+  write_engine_attributes(trajectory_partial_path(out), engine->name(), engine->version(), engine_json.dump());
 
-  Summary summary;
-  summary.output = out;
+  PeerStepper stepper(*engine, dt);
+  check_state(engine->fine_positions(), engine->name());
+  RunLoop loop(stepper, steps, stride, StepStats{});
+  loop.add_sink(sink);
+  if (o.max_wall) loop.set_wall_limit(*o.max_wall, fmt::format("--max-wall {} s exceeded", *o.max_wall));
   const bool progress = isatty(STDERR_FILENO);
-  const auto start = std::chrono::steady_clock::now();
-  StepStats pending = first;
-  int code = 0;
-  long current = 0;  // the step being taken (or whose frame is being stored)
   try {
-    for (long n = 1; n <= steps; ++n) {
-      current = n;
-      if (o.max_wall && std::chrono::steady_clock::now() - start >= std::chrono::duration<double>(*o.max_wall))
-        throw WallTimeExceeded("wall-time limit reached before the step");
-      const auto step_start = std::chrono::steady_clock::now();
-      engine->step();
-      pending.wall_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count();
-      pending.newton_iterations += engine->last_iterations();
-      summary.steps = n;
-      summary.iterations += engine->last_iterations();
-      summary.iterations_max = std::max(summary.iterations_max, engine->last_iterations());
-      if (n % stride == 0 || n == steps) {
-        writer.append(make_frame(*engine, n, dt, pending));
-        pending = first;
-      }
-      if (progress) fmt::print(stderr, "\r  step {}/{}  t = {:.4f} s  ", n, steps, n * dt);
+    while (!loop.finished()) {
+      loop.step();
+      if (progress) fmt::print(stderr, "\r  step {}/{}  t = {:.4f} s  ", stepper.step_index(), steps, stepper.time());
     }
-    writer.finish(TrajectoryStatus::complete, "");
-  } catch (const SolverFailure& e) {
-    summary.status = "incomplete";
-    summary.reason = fmt::format("step {}: {}", current, e.what());
-    if (dynamic_cast<const WallTimeExceeded*>(&e))
-      summary.reason = fmt::format("--max-wall {} s exceeded: {}", *o.max_wall, summary.reason);
-    // After a wall-time stop the state is sound: keep it even when it is between frames.
-    if (dynamic_cast<const WallTimeExceeded*>(&e) && summary.steps % stride != 0)
-      writer.append(make_frame(*engine, summary.steps, dt, pending));
-    writer.finish(TrajectoryStatus::incomplete, summary.reason);
-    code = 3;
+  } catch (const SolverFailure&) {
+    // the loop has finished the trajectory as incomplete and recorded the reason
   }
   if (progress) fmt::print(stderr, "\n");
-  summary.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  summary.simulated = summary.steps * dt;
-  print_summary(summary, engine_name, o.json);
-  if (code == 3) fmt::print(stderr, "error: {} could not finish: {}\n", engine_name, summary.reason);
-  return code;
+  const RunSummary& summary = loop.summary();
+  print_summary(summary, engine_name, out, o.json);
+  if (summary.failed) {
+    fmt::print(stderr, "error: {} could not finish: {}\n", engine_name, summary.reason);
+    return 3;
+  }
+  return 0;
 }
 
 }  // namespace
@@ -169,6 +162,8 @@ int peer_main(int argc, char** argv, const std::string& engine, const std::funct
   int threads = 1;
   app.add_option("--threads", threads, "accepted for compatibility with eipc run (peers run on one thread)");
   add_options(app);
+  // The per-scene expert settings (scenarios/peers/*.toml, docs/peers.md) as option files.
+  app.set_config("--config", "", "read options from a TOML file (key = value, as the long options)");
   try {
     app.parse(argc, argv);
     return run(o, engine, make_engine);

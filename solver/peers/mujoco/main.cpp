@@ -9,6 +9,41 @@ int main(int argc, char** argv) {
     app.add_option("--contact", s.contact, "contact model: soft (MuJoCo's default) or stiff")
         ->capture_default_str()
         ->check(CLI::IsMember({"soft", "stiff"}));
+    app.add_option("--drive", s.drive,
+                   "scripted bodies: servo (slide joints, PD servos), weld (welded to a mocap target), mocap, "
+                   "auto (servo unless the motion rotates)")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"auto", "servo", "weld", "mocap"}));
+    app.add_option("--servo-kp", s.servo_kp, "servo stiffness along world x, y, z (N/m)")
+        ->expected(3)
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    app.add_option("--servo-damping-ratio", s.servo_damping_ratio, "servo damping ratio")
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--gripper-mass", s.gripper_mass, "mass of each servo- or weld-driven body (kg)")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    app.add_option("--weld-solref", s.weld_solref, "weld constraint solref: timeconst dampratio")
+        ->expected(2)
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    app.add_option("--cone", s.cone, "friction cone")->capture_default_str()->check(CLI::IsMember({"elliptic", "pyramidal"}));
+    app.add_option("--impratio", s.impratio, "frictional-to-normal impedance ratio")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    app.add_option("--solver", s.solver, "constraint solver")->capture_default_str()->check(CLI::IsMember({"Newton", "CG", "PGS"}));
+    app.add_option("--integrator", s.integrator, "integrator")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"implicit", "Euler", "RK4"}));
+    app.add_option("--solver-iterations", s.iterations, "main solver iterations")->capture_default_str()->check(CLI::PositiveNumber);
+    app.add_option("--tolerance", s.tolerance, "main solver tolerance")->capture_default_str()->check(CLI::PositiveNumber);
+    app.add_option("--noslip-iterations", s.noslip_iterations, "noslip solver iterations (0: off)")
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--margin", s.margin, "geom margin (m): contacts become active this far apart")
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
     app.add_option("--max-substep", s.max_substep, "longest MuJoCo step (s); 0: the scene's dt")
         ->capture_default_str()
         ->check(CLI::NonNegativeNumber);

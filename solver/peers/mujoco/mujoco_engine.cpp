@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <fstream>
 #include <map>
 #include <unistd.h>
@@ -21,15 +22,33 @@
 namespace eipc::peers {
 namespace {
 
-enum class Kind { free, mocap };
+/// free: a dynamic scene body; mocap: a scripted body moved by teleporting; servo: a
+/// scripted body on three slide joints tracking its keyframes with PD servos; weld: a
+/// scripted body as a free body welded to a mocap target that follows the keyframes.
+enum class Kind { free, mocap, servo, weld };
 
 struct MujocoBody {
   Kind kind = Kind::free;
   int id = -1;           ///< MuJoCo body id
-  int mocap = -1;        ///< mocap index
+  int mocap = -1;        ///< mocap index (mocap: the body itself; weld: its target)
+  int actuator = -1;     ///< servo: first of its six actuators (x, y, z position; x, y, z velocity)
+  double mass = 0;       ///< servo, weld: its mass (its weight is compensated, as a robot's controller does)
   Vec3 origin;           ///< rest position of the body frame (centre of mass, or the motion's pivot)
   int pieces = 0;
 };
+
+/// Whether scripted motion ever rotates (sampled at the scene's steps).
+bool rotates(const Motion& motion, double duration, double dt) {
+  for (double t = 0; t <= duration + dt; t += dt)
+    if (!motion_pose(motion, t).rotation.isIdentity(1e-12)) return true;
+  return false;
+}
+
+Kind drive_kind(const std::string& drive, bool rotating) {
+  if (drive == "mocap") return Kind::mocap;
+  if (drive == "weld" || (drive == "auto" && rotating)) return Kind::weld;
+  return Kind::servo;
+}
 
 /// MuJoCo prints warnings on stdout, where the --json summary goes: send them to stderr.
 extern "C" void warn_on_stderr(const char* message) { std::fprintf(stderr, "mujoco: %s\n", message); }
@@ -58,16 +77,21 @@ public:
       MujocoBody& mb = bodies_[b];
       mb.id = mj_name2id(model_, mjOBJ_BODY, scene.bodies[b].name.c_str());
       if (mb.kind == Kind::mocap) mb.mocap = model_->body_mocapid[mb.id];
-      else {
+      if (mb.kind == Kind::weld)
+        mb.mocap = model_->body_mocapid[mj_name2id(model_, mjOBJ_BODY, (scene.bodies[b].name + "_target").c_str())];
+      if (mb.kind == Kind::servo)
+        mb.actuator = mj_name2id(model_, mjOBJ_ACTUATOR, (scene.bodies[b].name + "_px").c_str());
+      if (mb.kind == Kind::free) {
         const int dof = model_->body_dofadr[mb.id];
         for (int k = 0; k < 3; ++k) data_->qvel[dof + k] = scene.bodies[b].initial_velocity(k);
       }
     }
-    set_mocap(0.0);
+    drive(0.0, scene.params.dt / substeps_);
     mj_forward(model_, data_);
   }
 
   ~MujocoEngine() override {
+    if (scratch_) mj_deleteData(scratch_);
     if (data_) mj_deleteData(data_);
     if (model_) mj_deleteModel(model_);
   }
@@ -80,8 +104,19 @@ public:
             {"dt", scene_.params.dt},
             {"substeps", substeps_},
             {"timestep", scene_.params.dt / substeps_},
-            {"integrator", "Euler"},
-            {"cone", "pyramidal"},
+            {"integrator", s_.integrator},
+            {"cone", s_.cone},
+            {"impratio", s_.impratio},
+            {"solver", s_.solver},
+            {"tolerance", s_.tolerance},
+            {"iterations", s_.iterations},
+            {"noslip_iterations", s_.noslip_iterations},
+            {"margin", s_.margin},
+            {"drive", s_.drive},
+            {"servo_kp", s_.servo_kp},
+            {"servo_damping_ratio", s_.servo_damping_ratio},
+            {"gripper_mass", s_.gripper_mass},
+            {"weld_solref", s_.weld_solref},
             {"contact", s_.contact},
             {"solref", solref()},
             {"solimp", solimp()},
@@ -94,7 +129,7 @@ public:
   void step() override {
     const double h = scene_.params.dt / substeps_;
     for (int j = 1; j <= substeps_; ++j) {
-      set_mocap(step_ * scene_.params.dt + j * h);
+      drive(step_ * scene_.params.dt + j * h, h);
       mj_step(model_, data_);
       if (data_->warning[mjWARN_CONTACTFULL].number > 0 || data_->warning[mjWARN_CNSTRFULL].number > 0)
         throw SolverFailure("mujoco's contact or constraint buffer is full (contacts would be dropped)");
@@ -106,6 +141,22 @@ public:
   }
 
   int last_iterations() const override { return substeps_; }
+
+  /// MuJoCo's own penetration measure at the state stored: the least signed distance of
+  /// the contacts its collision detection finds there (negative: the convex pieces overlap),
+  /// NaN without contacts. mj_step detects contacts before it integrates, so its own contact
+  /// list belongs to the state one step earlier: collision is run again on a scratch copy.
+  double min_distance() const override {
+    if (!scratch_) scratch_ = mj_makeData(model_);
+    mju_copy(scratch_->qpos, data_->qpos, model_->nq);
+    mju_copy(scratch_->mocap_pos, data_->mocap_pos, 3 * model_->nmocap);
+    mju_copy(scratch_->mocap_quat, data_->mocap_quat, 4 * model_->nmocap);
+    mj_fwdPosition(model_, scratch_);
+    double d = std::numeric_limits<double>::quiet_NaN();
+    for (int c = 0; c < scratch_->ncon; ++c)
+      if (!(scratch_->contact[c].dist >= d)) d = scratch_->contact[c].dist;
+    return d;
+  }
 
   std::vector<Positions> fine_positions() const override {
     std::vector<Positions> out;
@@ -170,11 +221,25 @@ private:
     return -1;  // the world body: the ground plane
   }
 
-  void set_mocap(double t) {
+  /// Aims every scripted body at its keyframe pose at time t (reached over the step h):
+  /// mocap bodies and weld targets are placed there, servos get the target position and
+  /// the velocity that reaches it; driven bodies' weight is compensated.
+  void drive(double t, double h) {
+    const Vec3 g = scene_.params.gravity;
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
       const MujocoBody& mb = bodies_[b];
-      if (mb.kind != Kind::mocap) continue;
+      if (mb.kind == Kind::free) continue;
       const RigidPose pose = motion_pose(scene_.bodies[b].motion, t);
+      if (mb.kind == Kind::servo || mb.kind == Kind::weld)
+        for (int k = 0; k < 3; ++k) data_->xfrc_applied[6 * mb.id + k] = -mb.mass * g(k);
+      if (mb.kind == Kind::servo) {
+        const Vec3 velocity = (pose.translation - motion_pose(scene_.bodies[b].motion, t - h).translation) / h;
+        for (int k = 0; k < 3; ++k) {
+          data_->ctrl[mb.actuator + k] = pose.translation(k);
+          data_->ctrl[mb.actuator + 3 + k] = velocity(k);
+        }
+        continue;
+      }
       const Vec3 p = mb.origin + pose.translation;
       const Eigen::Quaterniond q(pose.rotation);
       for (int k = 0; k < 3; ++k) data_->mocap_pos[3 * mb.mocap + k] = p(k);
@@ -191,23 +256,59 @@ private:
     const std::vector<double> ref = solref(), imp = solimp();
     std::string xml = fmt::format(
         "<mujoco model=\"{}\">\n  <compiler angle=\"radian\" inertiafromgeom=\"false\"/>\n"
-        "  <option timestep=\"{:.17g}\" gravity=\"{}\"/>\n  <size nconmax=\"3000\" njmax=\"9000\"/>\n"
+        "  <option timestep=\"{:.17g}\" gravity=\"{}\" integrator=\"{}\" cone=\"{}\" impratio=\"{:.17g}\" "
+        "solver=\"{}\" tolerance=\"{:.17g}\" iterations=\"{}\" noslip_iterations=\"{}\"/>\n"
+        "  <size nconmax=\"3000\" njmax=\"9000\"/>\n"
         "  <default><geom friction=\"{:.17g} 0.005 0.0001\" solref=\"{:.17g} {:.17g}\" "
-        "solimp=\"{:.17g} {:.17g} {:.17g} {:.17g} {:.17g}\" condim=\"3\"/></default>\n",
-        "eipc", p.dt / substeps_, numbers(p.gravity), p.contact.friction, ref[0], ref[1], imp[0], imp[1], imp[2],
-        imp[3], imp[4]);
+        "solimp=\"{:.17g} {:.17g} {:.17g} {:.17g} {:.17g}\" condim=\"3\" margin=\"{:.17g}\"/></default>\n",
+        "eipc", p.dt / substeps_, numbers(p.gravity), s_.integrator, s_.cone, s_.impratio, s_.solver, s_.tolerance,
+        s_.iterations, s_.noslip_iterations, p.contact.friction, ref[0], ref[1], imp[0], imp[1], imp[2], imp[3],
+        imp[4], s_.margin);
+    std::string equality, actuators;
     if (p.ground_height) world += fmt::format("    <geom name=\"ground\" type=\"plane\" size=\"0 0 1\" pos=\"0 0 {:.17g}\"/>\n", *p.ground_height);
     for (std::size_t b = 0; b < scene_.bodies.size(); ++b) {
       const Body& body = scene_.bodies[b];
       MujocoBody mb;
       nlohmann::json map = {{"body", body.name}};
       std::string inertial;
+      std::string joints, target;
       if (body.kinematic || !body.prescribed_nodes.empty()) {
-        mb.kind = Kind::mocap;
+        const bool rotating = rotates(body.motion, scene_.duration, p.dt);
+        // A body without motion (the FinRay rack) is static: a mocap body that never moves.
+        mb.kind = body.motion.empty() ? Kind::mocap : drive_kind(s_.drive, rotating);
         mb.origin = body.pivot;
-        map["peer_model"] = "mocap body (follows the keyframes)";
-        if (!body.kinematic && int(body.prescribed_nodes.size()) < body.num_nodes())
-          map["peer_model"] = "rigid mocap body following the rigid motion of its prescribed vertices";
+        if (mb.kind == Kind::servo && rotating)
+          throw UnsupportedFeature("mujoco", scene_.path,
+                                   "body '" + body.name + "': a rotating motion with --drive servo (slide joints only; use --drive weld)");
+        const std::string what = body.kinematic ? std::string("kinematic body")
+                                                : "the rigid motion of its prescribed vertices";
+        if (mb.kind == Kind::mocap) map["peer_model"] = "mocap body following " + what;
+        if (mb.kind != Kind::mocap) {
+          mb.mass = s_.gripper_mass;
+          inertial = driven_inertial(body, mb);
+          map["mass"] = mb.mass;
+        }
+        if (mb.kind == Kind::servo) {
+          map["peer_model"] = "dynamic body on x, y, z slide joints, PD servos tracking " + what;
+          const char* axes[] = {"1 0 0", "0 1 0", "0 0 1"};
+          std::string positions, velocities;
+          for (int k = 0; k < 3; ++k) {
+            const std::string joint = fmt::format("{}_{}", body.name, "xyz"[k]);
+            const double kv = 2 * s_.servo_damping_ratio * std::sqrt(s_.servo_kp[k] * mb.mass);
+            joints += fmt::format("      <joint name=\"{}\" type=\"slide\" axis=\"{}\"/>\n", joint, axes[k]);
+            positions += fmt::format("    <position name=\"{}_p{}\" joint=\"{}\" kp=\"{:.17g}\"/>\n", body.name, "xyz"[k], joint,
+                                     s_.servo_kp[k]);
+            velocities += fmt::format("    <velocity name=\"{}_v{}\" joint=\"{}\" kv=\"{:.17g}\"/>\n", body.name, "xyz"[k], joint, kv);
+          }
+          actuators += positions + velocities;  // the body's six actuators in a row: x, y, z position, then velocity
+        }
+        if (mb.kind == Kind::weld) {
+          map["peer_model"] = "dynamic free body welded to a mocap target following " + what;
+          joints = "      <freejoint/>\n";
+          target = fmt::format("    <body name=\"{}_target\" pos=\"{}\" mocap=\"true\"/>\n", body.name, numbers(mb.origin));
+          equality += fmt::format("    <weld body1=\"{}\" body2=\"{}_target\" solref=\"{:.17g} {:.17g}\"/>\n", body.name,
+                                  body.name, s_.weld_solref[0], s_.weld_solref[1]);
+        }
       } else {
         if (body.fine_tets.rows() == 0)
           throw UnsupportedFeature("mujoco", scene_.path, "body '" + body.name + "': a dynamic body without tets");
@@ -230,12 +331,23 @@ private:
         geoms += fmt::format("      <geom type=\"mesh\" mesh=\"{}\"/>\n", mesh);
       }
       map["parameters"] = {{"convex_pieces", mb.pieces}, {"contact", s_.contact}};
-      world += fmt::format("    <body name=\"{}\" pos=\"{}\"{}>\n{}{}    </body>\n", body.name, numbers(mb.origin),
-                           mb.kind == Kind::mocap ? " mocap=\"true\"" : "", inertial, geoms);
+      world += target + fmt::format("    <body name=\"{}\" pos=\"{}\"{}>\n{}{}{}    </body>\n", body.name, numbers(mb.origin),
+                                    mb.kind == Kind::mocap ? " mocap=\"true\"" : "", joints, inertial, geoms);
       bodies_.push_back(mb);
       mapping_.push_back(map);
     }
-    return xml + "  <asset>\n" + assets + "  </asset>\n  <worldbody>\n" + world + "  </worldbody>\n</mujoco>\n";
+    if (!equality.empty()) equality = "  <equality>\n" + equality + "  </equality>\n";
+    if (!actuators.empty()) actuators = "  <actuator>\n" + actuators + "  </actuator>\n";
+    return xml + "  <asset>\n" + assets + "  </asset>\n  <worldbody>\n" + world + "  </worldbody>\n" + equality +
+           actuators + "</mujoco>\n";
+  }
+
+  /// A driven body's inertia: its mass spread as a solid box over its rest bounding box.
+  static std::string driven_inertial(const Body& body, const MujocoBody& mb) {
+    const Vec3 size = body.fine_rest.colwise().maxCoeff() - body.fine_rest.colwise().minCoeff();
+    const Vec3 s2 = size.cwiseProduct(size);
+    const Vec3 I = mb.mass / 12 * Vec3(s2.y() + s2.z(), s2.x() + s2.z(), s2.x() + s2.y());
+    return fmt::format("      <inertial pos=\"0 0 0\" mass=\"{:.17g}\" diaginertia=\"{}\"/>\n", mb.mass, numbers(I));
   }
 
   const Scene& scene_;
@@ -244,6 +356,7 @@ private:
   long step_ = 0;
   mjModel* model_ = nullptr;
   mjData* data_ = nullptr;
+  mutable mjData* scratch_ = nullptr;  ///< for min_distance's collision pass at the stored state
   std::vector<MujocoBody> bodies_;
   nlohmann::json mapping_ = nlohmann::json::array();
 };

@@ -10,25 +10,6 @@
 
 namespace eipc {
 
-namespace {
-
-/// Combines the statistics of the steps between two stored frames.
-void accumulate(StepStats& into, const StepStats& s) {
-  into.newton_iterations += s.newton_iterations;
-  into.line_search_steps += s.line_search_steps;
-  into.wall_seconds += s.wall_seconds;
-  into.min_distance = std::min(into.min_distance, s.min_distance);
-  into.active_pairs = s.active_pairs;
-}
-
-StepStats no_steps_yet() {
-  StepStats s;
-  s.min_distance = std::numeric_limits<double>::infinity();
-  return s;
-}
-
-}  // namespace
-
 void check_initial_state(const TimeStepper& stepper, const std::string& scene_path) {
   const certify::FrameCheck check = certify::check_stepper_state(stepper);
   if (check.ok()) return;
@@ -86,15 +67,45 @@ TrajectoryHeader make_trajectory_header(const Scene& scene, int threads) {
   return h;
 }
 
+/// eipc's TimeStepper as the run loop's Stepper: a failed step is not taken, so its state
+/// is still the last completed one; the deadline and stop check reach its Newton iterations.
+class Simulation::EipcStepper final : public Stepper {
+public:
+  explicit EipcStepper(TimeStepper& s) : s_(s) {}
+  StepStats step() override { return s_.step(); }
+  long step_index() const override { return s_.step_index(); }
+  double time() const override { return s_.time(); }
+  Frame frame(const StepStats& stats) const override {
+    Frame f;
+    f.step = s_.step_index();
+    f.time = s_.time();
+    f.positions = s_.fine_positions();
+    f.stats = stats;
+    f.pair_forces = s_.contact_forces();
+    return f;
+  }
+  bool keeps_state_on_failure() const override { return true; }
+  void set_deadline(std::chrono::steady_clock::time_point deadline) override { s_.set_deadline(deadline); }
+  void set_stop_check(StopCheck check) override { s_.set_stop_check(std::move(check)); }
+  void add_to_summary(RunSummary& summary) const override { summary.phases = s_.phase_times(); }
+
+private:
+  TimeStepper& s_;
+};
+
 Simulation::Simulation(Scene scene, int threads)
     : scene_(std::move(scene)),
       threads_(std::make_unique<ThreadLimit>(threads)),
       header_(make_trajectory_header(scene_, threads_->threads())),
       stepper_(std::make_unique<TimeStepper>(scene_.bodies, scene_.params)),
-      pending_(no_steps_yet()) {
+      eipc_stepper_(std::make_unique<EipcStepper>(*stepper_)) {
   check_initial_state(*stepper_, scene_.path);
-  frame0_stats_.min_distance = stepper_->current_min_distance();
+  StepStats frame0;
+  frame0.min_distance = stepper_->current_min_distance();
+  loop_ = std::make_unique<RunLoop>(*eipc_stepper_, scene_.steps, scene_.output_stride, frame0);
 }
+
+Simulation::~Simulation() = default;
 
 int Simulation::body_index(const std::string& name) const {
   const std::vector<Body>& bodies = stepper_->system().bodies();
@@ -103,24 +114,11 @@ int Simulation::body_index(const std::string& name) const {
   throw InputError(scene_.path + ": no body named '" + name + "'");
 }
 
-void Simulation::add_sink(FrameSink& sink) {
-  if (step_index() != 0 || finished_) throw std::logic_error("sinks are added before the first step");
-  sinks_.push_back(&sink);
-  sink.append(current_frame(frame0_stats_));
-}
+void Simulation::add_sink(FrameSink& sink) { loop_->add_sink(sink); }
 
-void Simulation::set_wall_limit(double seconds, std::string label) {
-  wall_limit_ = seconds;
-  wall_limit_label_ = std::move(label);
-  if (run_start_)
-    stepper_->set_deadline(*run_start_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                             std::chrono::duration<double>(seconds)));
-}
+void Simulation::set_wall_limit(double seconds, std::string label) { loop_->set_wall_limit(seconds, std::move(label)); }
 
-void Simulation::set_stop_check(StopCheck check) {
-  stop_check_ = check;
-  stepper_->set_stop_check(std::move(check));
-}
+void Simulation::set_stop_check(StopCheck check) { loop_->set_stop_check(std::move(check)); }
 
 void Simulation::set_prescribed_transform(int body, const Mat3& rotation, const Vec3& translation) {
   const DofSystem& sys = stepper_->system();
@@ -136,83 +134,18 @@ void Simulation::set_prescribed_transform(int body, const Mat3& rotation, const 
   stepper_->set_prescribed_targets(body, rows);  // throws for a body without prescribed nodes
 }
 
-Frame Simulation::current_frame(const StepStats& stats) const {
-  Frame f;
-  f.step = stepper_->step_index();
-  f.time = stepper_->time();
-  f.positions = stepper_->fine_positions();
-  f.stats = stats;
-  f.pair_forces = stepper_->contact_forces();
-  return f;
-}
-
-void Simulation::send(const Frame& frame) {
-  for (FrameSink* sink : sinks_) sink->append(frame);
-}
-
-void Simulation::finish(TrajectoryStatus status, const std::string& reason) {
-  finished_ = true;
-  for (FrameSink* sink : sinks_) sink->finish(status, reason);
-}
-
-StepStats Simulation::step() {
-  if (finished_) throw std::logic_error("the run has ended (" + (summary_.failed ? summary_.reason : "complete") + ")");
-  const auto now = std::chrono::steady_clock::now();
-  if (!run_start_) {
-    run_start_ = now;
-    if (wall_limit_) set_wall_limit(*wall_limit_, wall_limit_label_);
-  }
-  const long n = step_index() + 1;
-  StepStats s;
-  try {
-    if (stop_check_)
-      if (const std::optional<std::string> stop = stop_check_()) throw Interrupted("interrupted by " + *stop + " before the step");
-    if (wall_limit_ && now - *run_start_ >= std::chrono::duration<double>(*wall_limit_))
-      throw WallTimeExceeded("wall-time limit reached before the step");
-    s = stepper_->step();
-  } catch (const SolverFailure& e) {
-    summary_.failed = true;
-    summary_.interrupted = dynamic_cast<const Interrupted*>(&e) != nullptr;
-    summary_.reason = fmt::format("step {}: {}", n, e.what());
-    if (dynamic_cast<const WallTimeExceeded*>(&e) && !wall_limit_label_.empty())
-      summary_.reason = wall_limit_label_ + ": " + summary_.reason;
-    // Keep the last completed state even when it is between output frames.
-    if (summary_.steps % scene_.output_stride != 0) send(current_frame(pending_));
-    finish(TrajectoryStatus::incomplete, summary_.reason);
-    summary_.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - *run_start_).count();
-    summary_.phases = stepper_->phase_times();
-    throw;
-  }
-  accumulate(pending_, s);
-  summary_.steps = n;
-  summary_.simulated_seconds = stepper_->time();
-  summary_.newton_total += s.newton_iterations;
-  summary_.newton_max = std::max(summary_.newton_max, s.newton_iterations);
-  summary_.line_search_total += s.line_search_steps;
-  summary_.factorization_total += s.factorizations;
-  summary_.friction_rounds_total += s.friction_rounds;
-  summary_.friction_rounds_max = std::max(summary_.friction_rounds_max, s.friction_rounds);
-  summary_.min_distance = std::min(summary_.min_distance, s.min_distance);
-  if (n % scene_.output_stride == 0 || n == scene_.steps) {
-    send(current_frame(pending_));
-    pending_ = no_steps_yet();
-  }
-  if (n == scene_.steps) finish(TrajectoryStatus::complete, "");
-  summary_.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - *run_start_).count();
-  summary_.phases = stepper_->phase_times();
-  return s;
-}
+StepStats Simulation::step() { return loop_->step(); }
 
 const RunSummary& Simulation::run(const std::function<void(const Simulation&, const StepStats&)>& on_step) {
   try {
-    while (!finished_) {
+    while (!finished()) {
       const StepStats s = step();
       if (on_step) on_step(*this, s);
     }
   } catch (const SolverFailure&) {
     // step() has finished the sinks and recorded the reason.
   }
-  return summary_;
+  return summary();
 }
 
 }  // namespace eipc

@@ -4,6 +4,7 @@
 // TrajectorySink; a program (the Python module, a controller) can also read the
 // state and set new targets for prescribed nodes between steps.
 //
+// The loop itself is RunLoop (run_loop.hpp), which the peer engines' drivers share.
 // A step that fails (SolverFailure, including a passed wall-time limit) ends
 // the run: the last completed state is sent to the sinks if it was not already,
 // they are finished as incomplete with the reason, and the exception goes on.
@@ -13,6 +14,7 @@
 #include "eipc/io/trajectory.hpp"
 #include "eipc/scene/scene.hpp"
 #include "eipc/simulation/frame_sink.hpp"
+#include "eipc/simulation/run_loop.hpp"
 #include "eipc/util/parallel.hpp"
 
 #include <chrono>
@@ -24,24 +26,6 @@
 #include <vector>
 
 namespace eipc {
-
-/// Totals of a run so far.
-struct RunSummary {
-  long steps = 0;
-  double simulated_seconds = 0;
-  double wall_seconds = 0;  ///< time spent inside step()
-  long newton_total = 0;
-  int newton_max = 0;
-  long line_search_total = 0;
-  long factorization_total = 0;
-  long friction_rounds_total = 0;
-  int friction_rounds_max = 0;
-  double min_distance = std::numeric_limits<double>::infinity();
-  bool failed = false;
-  bool interrupted = false;  ///< the run was stopped from outside (set_stop_check), not by the solver
-  std::string reason;  ///< why the run stopped early ("step N: ...")
-  PhaseTimes phases;
-};
 
 /// The trajectory header of a scene (bodies, meshes, embeddings, parameters).
 TrajectoryHeader make_trajectory_header(const Scene& scene, int threads);
@@ -56,6 +40,7 @@ public:
   /// (0: all cores) for the simulation's lifetime. Throws InputError when the
   /// initial configuration is not intersection free (checked exactly).
   explicit Simulation(Scene scene, int threads = 0);
+  ~Simulation();
   Simulation(const Simulation&) = delete;
   Simulation& operator=(const Simulation&) = delete;
 
@@ -82,11 +67,11 @@ public:
   /// Steps to the end of the scene, calling on_step after each step. A failed
   /// step ends the loop without throwing: the summary says why.
   const RunSummary& run(const std::function<void(const Simulation&, const StepStats&)>& on_step = {});
-  bool finished() const { return finished_; }
+  bool finished() const { return loop_->finished(); }
 
   long step_index() const { return stepper_->step_index(); }
   double time() const { return stepper_->time(); }
-  const RunSummary& summary() const { return summary_; }
+  const RunSummary& summary() const { return loop_->summary(); }
   TimeStepper& stepper() { return *stepper_; }
   const TimeStepper& stepper() const { return *stepper_; }
 
@@ -98,23 +83,14 @@ public:
   void set_prescribed_transform(int body, const Mat3& rotation, const Vec3& translation);
 
 private:
-  Frame current_frame(const StepStats& stats) const;
-  void send(const Frame& frame);
-  void finish(TrajectoryStatus status, const std::string& reason);
+  class EipcStepper;  ///< the TimeStepper as the run loop's Stepper
 
   Scene scene_;
   std::unique_ptr<ThreadLimit> threads_;
   TrajectoryHeader header_;
   std::unique_ptr<TimeStepper> stepper_;
-  std::vector<FrameSink*> sinks_;
-  StepStats frame0_stats_;
-  StepStats pending_;  ///< statistics of the steps since the last stored frame
-  RunSummary summary_;
-  std::optional<std::chrono::steady_clock::time_point> run_start_;
-  std::optional<double> wall_limit_;
-  std::string wall_limit_label_;
-  StopCheck stop_check_;
-  bool finished_ = false;
+  std::unique_ptr<EipcStepper> eipc_stepper_;
+  std::unique_ptr<RunLoop> loop_;
 };
 
 }  // namespace eipc

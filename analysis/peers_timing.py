@@ -1,0 +1,127 @@
+#!/usr/bin/python3
+"""Timings that can be believed: every engine in one interleaved session on a quiet machine.
+
+    /usr/bin/python3 analysis/peers_timing.py [--scenes bubble_grasp_teddy,finray_plate_rack]
+        [--repeats 3] [--max-load 0.5] [--wait 3600] [--build build] [--work /tmp/eipc-timing]
+        [--out results]
+
+Runs per scene: eipc (default threads), eipc --threads 1, and each peer with its per-scene
+settings (scenarios/peers/<engine>_<scene>.toml; Bullet also with rigid finger pads). Each
+repeat runs every one of them once, in an order rotated by one each repeat, so a slow drift
+of the machine affects all engines alike. Before each run the script waits until the 1-minute
+load average is below --max-load (it gives up after --wait seconds: the machine is not quiet,
+nothing is written, exit 3); the load is recorded. Bad arguments: exit 2. A run is redone when the load was not below
+--max-load when it started, or when a single-threaded run's CPU time is below 90% of its wall
+time (something else had the core; --min-cpu-share), up to --max-redo times. Writes OUT/peers_timing.md (median wall and CPU seconds
+with their ranges over the repeats) and OUT/peers_timing/runs.csv (every run, redone ones too).
+"""
+import argparse
+import csv
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from peers import ROOT, SCENES, binary  # noqa: E402
+from peers_search import CUBE, timed_run  # noqa: E402
+
+TIMED = dict(SCENES, cube_squeeze=CUBE)  # the cube: a quick check of the machinery itself
+
+
+def fail(message, code=2):
+    print(f"error: {message}", file=sys.stderr)
+    sys.exit(code)
+
+
+def candidates(build, name, cfg):
+    """(label, command, single-threaded) of every engine configuration timed on a scene."""
+    scene = os.path.join(ROOT, cfg["scene"])
+    common = ["--embedding", cfg["embedding"], "--json"]
+    out = [("eipc", [binary(build, "eipc"), "run", scene] + common, False),
+           ("eipc --threads 1", [binary(build, "eipc"), "run", scene, "--threads", "1"] + common, True)]
+    for engine, extra in (("mujoco", []), ("bullet", []), ("bullet", ["--rigid-fingers"])):
+        toml = os.path.join(ROOT, "scenarios", "peers", f"{engine}_{name}.toml")
+        if not os.path.exists(toml):
+            continue  # no expert configuration for this scene: not timed
+        out.append((" ".join([engine] + extra), [binary(build, engine), scene, "--config", toml] + extra + common, True))
+    return out
+
+
+def wait_quiet(max_load, deadline):
+    while os.getloadavg()[0] >= max_load:
+        if time.time() > deadline:
+            fail(f"the load average stayed at or above {max_load} (now {os.getloadavg()[0]:.2f}); "
+                 "timings need a quiet machine: nothing written", code=3)
+        time.sleep(15)
+    return os.getloadavg()[0]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--scenes", default=",".join(SCENES))
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--max-load", type=float, default=0.5)
+    ap.add_argument("--wait", type=float, default=3600, help="longest wait for a quiet machine (s)")
+    ap.add_argument("--max-redo", type=int, default=5, help="redos of one run before giving up")
+    ap.add_argument("--min-cpu-share", type=float, default=0.9,
+                    help="a single-threaded run whose CPU time is below this share of its wall time is redone")
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--work", default="/tmp/eipc-timing")
+    ap.add_argument("--out", default=os.path.join(ROOT, "results"))
+    args = ap.parse_args()
+    if args.repeats < 3:
+        fail(f"--repeats {args.repeats}: at least 3 are needed (medians with ranges)")
+    for name in args.scenes.split(","):
+        if name not in TIMED:
+            fail(f"--scenes: unknown scene '{name}' (known: {', '.join(TIMED)})")
+    os.makedirs(args.work, exist_ok=True)
+    runs = []
+    for name in args.scenes.split(","):
+        todo = candidates(args.build, name, TIMED[name])
+        for r in range(args.repeats):
+            for k in range(len(todo)):
+                label, cmd, single = todo[(k + r) % len(todo)]  # rotated order: engines interleaved
+                for attempt in range(args.max_redo + 1):
+                    load = wait_quiet(args.max_load, time.time() + args.wait)
+                    path = os.path.join(args.work, f"{name}_{label.replace(' ', '_')}_{r}.h5")
+                    print(f"+ [{name} repeat {r + 1}, load {load:.2f}] {' '.join(cmd)}", file=sys.stderr, flush=True)
+                    code, wall, cpu, _ = timed_run(cmd + ["--out", path], subprocess.DEVNULL)
+                    redo = load >= args.max_load or (single and cpu < args.min_cpu_share * wall)
+                    runs.append(dict(scene=name, engine=label, repeat=r + 1, load_before=f"{load:.2f}", exit=code,
+                                     wall=f"{wall:.3f}", cpu=f"{cpu:.3f}", redone="yes" if redo else ""))
+                    if not redo:
+                        break
+                else:
+                    fail(f"{name}, {label}: redone {args.max_redo} times (load or CPU share); the machine is not "
+                         "quiet: nothing written", code=3)
+
+    out_dir = os.path.join(args.out, "peers_timing")
+    os.makedirs(out_dir, exist_ok=True)
+    keys = ["scene", "engine", "repeat", "load_before", "exit", "wall", "cpu", "redone"]
+    with open(os.path.join(out_dir, "runs.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, keys)
+        w.writeheader()
+        w.writerows(runs)
+    lines = ["# Wall and CPU time per engine (interleaved, quiet machine)", "",
+             f"Made by `/usr/bin/python3 analysis/peers_timing.py` on {time.strftime('%Y-%m-%d')}: {args.repeats} "
+             f"repeats, engines interleaved, each run started at 1-minute load average < {args.max_load} "
+             "(runs/redos: peers_timing/runs.csv). Median [min–max].", "",
+             "| scene | engine | exit codes | wall [s] | CPU [s] | load before (max) |", "|---|---|---|---|---|---|"]
+    for name in args.scenes.split(","):
+        for label, _, _ in candidates(args.build, name, TIMED[name]):
+            kept = [r for r in runs if r["scene"] == name and r["engine"] == label and not r["redone"]]
+            wall = [float(r["wall"]) for r in kept]
+            cpu = [float(r["cpu"]) for r in kept]
+            codes = ",".join(sorted({str(r["exit"]) for r in kept}))
+            lines.append(f"| {name} | {label} | {codes} | {statistics.median(wall):.2f} [{min(wall):.2f}–{max(wall):.2f}] | "
+                         f"{statistics.median(cpu):.2f} [{min(cpu):.2f}–{max(cpu):.2f}] | "
+                         f"{max(float(r['load_before']) for r in kept):.2f} |")
+    with open(os.path.join(args.out, "peers_timing.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print(os.path.join(args.out, "peers_timing.md"))
+
+
+if __name__ == "__main__":
+    main()
