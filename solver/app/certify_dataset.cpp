@@ -53,11 +53,12 @@ std::vector<fs::path> find_sequences(const DatasetOptions& o) {
 
 /// The files of one sequence's certification in OUT.
 struct SequenceFiles {
-  std::string name, certificate, log, record;
+  std::string name, certificate, log, pairs, record;
   explicit SequenceFiles(const fs::path& sequence, const std::string& out)
       : name(sequence.filename().string()),
         certificate((fs::path(out) / (name + ".certify.json")).string()),
         log((fs::path(out) / (name + ".certify.log")).string()),
+        pairs((fs::path(out) / (name + ".pairs.csv")).string()),
         record((fs::path(out) / (name + ".record.json")).string()) {}
 };
 
@@ -283,6 +284,9 @@ int certify_task(const std::string& dir, std::size_t index) {
   std::vector<std::string> argv = {self_executable(), "certify", plan.sequences[index].string(), "--json",
                                    "--threads", std::to_string(plan.threads)};
   argv.insert(argv.end(), plan.arguments.begin(), plan.arguments.end());
+  // With --continuous, every colliding pair of the sequence's motions (eipc certify --pairs-out).
+  if (std::find(plan.arguments.begin(), plan.arguments.end(), "--continuous") != plan.arguments.end())
+    argv.insert(argv.end(), {"--pairs-out", f.pairs});
   const auto start = std::chrono::steady_clock::now();
   const int code = wait_passing_on_stop(spawn_child(argv, f.certificate, f.log));
   if (stop_signal()) return 128 + stop_signal();  // no record: certified again next time

@@ -69,6 +69,20 @@ TEST_CASE("eipc certify --dataset certifies each sequence once, tabulates them a
   // Other certify options are another certification: all again.
   const Result continuous = run_eipc(command + " --continuous");
   CHECK_THAT(continuous.output, Contains("3 to certify"));
+  // Each sequence's colliding motion pairs, as eipc certify --pairs-out writes them: none where
+  // the frames repeat; in "crossing", b's corner (file vertex 4) meets a's face x + y + z = 1
+  // when x = 3 - 2.8 t = 0.6, t = 6/7, in the motion from frame 0 to 1.
+  CHECK(lines_of(out / "clear.pairs.csv") == std::vector<std::string>{lines_of(out / "clear.pairs.csv").at(0)});
+  const std::vector<std::string> pairs = lines_of(out / "crossing.pairs.csv");
+  REQUIRE(pairs.size() == 2);
+  CHECK_THAT(pairs[0], Catch::StartsWith("from,to,kind,"));
+  CHECK_THAT(pairs[1], Catch::StartsWith("0,1,point_triangle,b,4,,a,3,"));
+  std::stringstream row(pairs[1]);
+  std::vector<std::string> cells;
+  for (std::string cell; std::getline(row, cell, ',');) cells.push_back(cell);
+  REQUIRE(cells.size() == 13);
+  CHECK(std::stod(cells[11]) <= 6.0 / 7.0);
+  CHECK(std::stod(cells[12]) >= 6.0 / 7.0);
   CHECK_THAT(lines_of(out / "dataset.csv")[2], Catch::StartsWith("clear,clear,0,3,0,0,,,,0,0,"));
 }
 
