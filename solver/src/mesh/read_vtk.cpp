@@ -70,9 +70,11 @@ private:
   bool binary_;
 };
 
-long long count_token(TextFile& f, const char* what) {
+/// A count of items that each take at least `tokens_each` tokens of the rest of the file:
+/// a larger one cannot be read, and checked here it cannot overflow what is computed from it.
+long long count_token(TextFile& f, const char* what, int tokens_each = 1) {
   const long long n = f.to_integer(f.next_token(what), what);
-  if (n < 0) f.fail(std::string("negative ") + what);
+  f.check_count(n, tokens_each, what);
   return n;
 }
 
@@ -82,7 +84,7 @@ long long to_index(TextFile& f, double v, const char* what) {
 }
 
 Positions read_points(TextFile& f, LegacyNumbers& numbers) {
-  const long long n = count_token(f, "number of points");
+  const long long n = count_token(f, "number of points", 3);
   const std::string type(f.next_token("POINTS data type"));
   const std::vector<double> v = numbers.read(3 * n, type, "POINTS coordinates");
   Positions x(n, 3);
