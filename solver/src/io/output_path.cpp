@@ -23,8 +23,7 @@ std::string where(const std::string& option, const std::string& path) {
 void prepare_output_file(const std::string& path, const std::string& option) {
   if (path.empty()) throw InputError(where(option, "''") + ": empty file name");
   if (path.back() == '/' || fs::is_directory(path))
-    throw InputError(where(option, path) + ": names a directory; give a file name (for example " +
-                     (fs::path(path) / "run.h5").lexically_normal().string() + ")");
+    throw InputError(where(option, path) + ": names a directory; give the name of a file (in it or elsewhere)");
   const fs::path parent = fs::path(path).parent_path();
   prepare_output_directory(parent.empty() ? "." : parent.string(), option);
 }
