@@ -2,7 +2,7 @@
 """Timings that can be believed: every engine in one interleaved session on a quiet machine.
 
     /usr/bin/python3 analysis/peers_timing.py [--scenes bubble_grasp_teddy,finray_plate_rack]
-        [--repeats 3] [--max-load 0.5] [--wait 3600] [--build build] [--work /tmp/eipc-timing]
+        [--engines eipc,mujoco,bullet] [--repeats 3] [--max-load 0.5] [--wait 3600] [--build build] [--work /tmp/eipc-timing]
         [--out results]
 
 Runs per scene: eipc (default threads), eipc --threads 1, and each peer with its per-scene
@@ -35,13 +35,17 @@ def fail(message, code=2):
     sys.exit(code)
 
 
-def candidates(build, name, cfg):
-    """(label, command, single-threaded) of every engine configuration timed on a scene."""
+def candidates(build, name, cfg, engines=("eipc", "mujoco", "bullet")):
+    """(label, command, single-threaded) of every configuration of `engines` timed on a scene."""
     scene = os.path.join(ROOT, cfg["scene"])
     common = ["--embedding", cfg["embedding"], "--json"]
     out = [("eipc", [binary(build, "eipc"), "run", scene] + common, False),
            ("eipc --threads 1", [binary(build, "eipc"), "run", scene, "--threads", "1"] + common, True)]
+    if "eipc" not in engines:
+        out = []
     for engine, extra in (("mujoco", []), ("bullet", []), ("bullet", ["--rigid-fingers"])):
+        if engine not in engines:
+            continue
         toml = os.path.join(ROOT, "scenarios", "peers", f"{engine}_{name}.toml")
         if not os.path.exists(toml):
             continue  # no expert configuration for this scene: not timed
@@ -61,6 +65,8 @@ def wait_quiet(max_load, deadline):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--scenes", default=",".join(SCENES))
+    ap.add_argument("--engines", default="eipc,mujoco,bullet",
+                    help="engines to time (Bullet's teddy runs take over an hour here)")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--max-load", type=float, default=0.5)
     ap.add_argument("--wait", type=float, default=3600, help="longest wait for a quiet machine (s)")
@@ -76,10 +82,14 @@ def main():
     for name in args.scenes.split(","):
         if name not in TIMED:
             fail(f"--scenes: unknown scene '{name}' (known: {', '.join(TIMED)})")
+    engines = args.engines.split(",")
+    for engine in engines:
+        if engine not in ("eipc", "mujoco", "bullet"):
+            fail(f"--engines: unknown engine '{engine}' (known: eipc, mujoco, bullet)")
     os.makedirs(args.work, exist_ok=True)
     runs = []
     for name in args.scenes.split(","):
-        todo = candidates(args.build, name, TIMED[name])
+        todo = candidates(args.build, name, TIMED[name], engines)
         for r in range(args.repeats):
             for k in range(len(todo)):
                 label, cmd, single = todo[(k + r) % len(todo)]  # rotated order: engines interleaved
@@ -105,12 +115,13 @@ def main():
         w.writeheader()
         w.writerows(runs)
     lines = ["# Wall and CPU time per engine (interleaved, quiet machine)", "",
-             f"Made by `/usr/bin/python3 analysis/peers_timing.py` on {time.strftime('%Y-%m-%d')}: {args.repeats} "
+             f"Made by `/usr/bin/python3 analysis/peers_timing.py --scenes {args.scenes} --engines {args.engines} "
+             f"--repeats {args.repeats}` on {time.strftime('%Y-%m-%d')}: {args.repeats} "
              f"repeats, engines interleaved, each run started at 1-minute load average < {args.max_load} "
              "(runs/redos: peers_timing/runs.csv). Median [min–max].", "",
              "| scene | engine | exit codes | wall [s] | CPU [s] | load before (max) |", "|---|---|---|---|---|---|"]
     for name in args.scenes.split(","):
-        for label, _, _ in candidates(args.build, name, TIMED[name]):
+        for label, _, _ in candidates(args.build, name, TIMED[name], engines):
             kept = [r for r in runs if r["scene"] == name and r["engine"] == label and not r["redone"]]
             wall = [float(r["wall"]) for r in kept]
             cpu = [float(r["cpu"]) for r in kept]
