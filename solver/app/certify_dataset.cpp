@@ -7,6 +7,7 @@
 #include "eipc/mesh/frame_sequence.hpp"
 #include "eipc/mesh/surface_file.hpp"
 #include "eipc/common.hpp"
+#include "eipc/io/csv_field.hpp"
 #include "eipc/io/output_path.hpp"
 
 #include <fmt/core.h>
@@ -111,13 +112,6 @@ const std::vector<std::string> kColumns = {
     "max_depth",   "first_failure_frame", "first_failure_time", "motions_collision", "motions_inconclusive",
     "seconds",     "problem"};
 
-std::string csv_cell(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
-}
-
 /// DIR/dataset-plan.json: what the tasks certify, with which arguments.
 struct Plan {
   std::string root, out;
@@ -163,7 +157,7 @@ int write_table(const Plan& o, const std::vector<fs::path>& sequences) {
   for (const fs::path& s : sequences) {
     const std::vector<std::string> row = table_row(SequenceFiles(s, o.out));
     std::string line;
-    for (const std::string& cell : row) line += (line.empty() ? "" : ",") + csv_cell(cell);
+    for (const std::string& cell : row) line += (line.empty() ? "" : ",") + csv_field(cell);
     csv += line + "\n";
     ++counts[row[1]];
     std::string md_row = "|";
@@ -196,20 +190,18 @@ int write_table(const Plan& o, const std::vector<fs::path>& sequences) {
 int run_here(const Plan& plan, const std::vector<std::size_t>& todo, std::size_t jobs) {
   const bool bar = isatty(STDERR_FILENO);
   std::size_t done = 0, not_clear = 0;
-  const auto finished = [&](std::size_t i, int task_code) {
+  const auto finished = [&](std::size_t i, int) {
     const SequenceFiles f(plan.sequences[i], plan.out);
-    const json record = read_json_file(f.record);
-    const int code = record.is_object() ? record.value("exit_code", -1) : task_code;
+    const std::vector<std::string> row = table_row(f);  // the table's own status words
+    const std::string& verdict = row[1];
     ++done;
-    if (code != 0) ++not_clear;
-    const std::string verdict = code == 0 ? "clear" : code == 1 ? "NOT CLEAR" : code == 2 ? "bad input" : "failed";
+    if (verdict != "clear") ++not_clear;
     if (bar) {
       const std::size_t width = 30, filled = width * done / todo.size();
       fmt::print(stderr, "\r[{}{}] {}/{} sequences, {} not clear; last: {} {}        ", std::string(filled, '#'),
                  std::string(width - filled, '.'), done, todo.size(), not_clear, f.name, verdict);
     } else {
-      fmt::print(stderr, "[certify] {}/{} {}: {} ({:.2f} s)\n", done, todo.size(), f.name, verdict,
-                 record.is_object() ? record.value("seconds", 0.0) : 0.0);
+      fmt::print(stderr, "[certify] {}/{} {}: {} ({} s)\n", done, todo.size(), f.name, verdict, row[11]);
     }
   };
   const int stopped = run_tasks({self_executable(), "certify-task"}, plan.out, todo, jobs, finished,

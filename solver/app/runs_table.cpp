@@ -1,6 +1,7 @@
 #include "runs_table.hpp"
 
 #include "eipc/analysis/trajectory_error.hpp"
+#include "eipc/io/csv_field.hpp"
 #include "sweep_plan.hpp"
 #include "sweep_records.hpp"
 
@@ -16,14 +17,6 @@ namespace {
 
 using nlohmann::json;
 namespace fs = std::filesystem;
-
-/// RFC 4180 quoting where needed.
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
-}
 
 /// A summary number as text; "" if absent, "inf" for a null min_distance (no contact).
 std::string summary_number(const json& summary, const char* key, const char* null_text = "") {

@@ -1,19 +1,12 @@
 // `eipc certify --continuous --pairs-out FILE.csv`: every colliding primitive
 // pair, one per line, so a dataset's authors can find what to fix.
 #include "eipc/certify/certify.hpp"
+#include "eipc/io/csv_field.hpp"
 
 #include <cstdio>
 
 namespace eipc::certify {
 namespace {
-
-/// A body name as a CSV field (quoted when it holds a comma, quote or line break).
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
-}
 
 std::string index(int i) { return i >= 0 ? std::to_string(i) : std::string(); }
 
