@@ -275,10 +275,6 @@ void require_listed_embedding(const std::string& name, const Field& bodies, cons
                    did_you_mean(name, listed) + "; this scene has: " + names);
 }
 
-}  // namespace
-
-namespace {
-
 /// The path of a --set key as components: "bodies[0].material.youngs" and
 /// "bodies.0.material.youngs" both give {bodies, 0, material, youngs}.
 std::vector<std::string> override_path(const std::string& key, const std::string& assignment) {
@@ -314,7 +310,8 @@ std::vector<std::string> override_path(const std::string& key, const std::string
 json& array_element(json& array, const std::string& part, const std::string& assignment) {
   const bool is_index = !part.empty() && std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; });
   if (is_index) {
-    const std::size_t idx = std::stoul(part);
+    // Over 9 digits no index is in range (and std::stoul could overflow).
+    const std::size_t idx = part.size() <= 9 ? std::stoul(part) : array.size();
     if (idx >= array.size())
       throw InputError("--set '" + assignment + "': index " + part + " out of range (the array has " +
                        std::to_string(array.size()) + " elements)");

@@ -93,6 +93,7 @@ TEST_CASE("a --set path resolves the form errors print, indices and body names",
   CHECK_THAT(error_of("bodies.cub.material.youngs=1"), Contains("'cub' is neither an index nor the name") &&
                                                         Contains("did you mean 'cube'?"));
   CHECK_THAT(error_of("bodies[3].name=x"), Contains("index 3 out of range (the array has 1 elements)"));
+  CHECK_THAT(error_of("bodies[99999999999999999999999].name=x"), Contains("out of range (the array has 1 elements)"));
   CHECK_THAT(error_of("bodies[].name=x"), Contains("expected an index or a name inside [ ]"));
   CHECK_THAT(error_of("contact..kappa=1"), Contains("empty key component"));
   CHECK_THAT(error_of("dt.x=1"), Contains("'x' is inside a non-object value"));
