@@ -5,9 +5,10 @@
 namespace eipc {
 
 Body embed_body(const Body& full, const TetMesh& embedding, const std::string& name, const std::string& source,
-                EmbeddingReport* report) {
+                EmbeddingReport* report, const EmbeddingOptions& options) {
   Body b = full;
-  static_cast<SimulationNodes&>(b) = embed_mesh(full.fine_rest, full.fine_tets, embedding, full.name, source, report);
+  static_cast<SimulationNodes&>(b) =
+      embed_mesh(full.fine_rest, full.fine_tets, embedding, full.name, source, report, options);
   b.embedding = name;
   b.prescribed_nodes.clear();
   return b;

@@ -1,5 +1,6 @@
 #include "eipc/embedding/embedded_body.hpp"
 
+#include "eipc/embedding/disconnected_parts.hpp"
 #include "eipc/embedding/point_location.hpp"
 #include "eipc/mesh/volume.hpp"
 
@@ -52,9 +53,11 @@ void check_extrapolation(const Positions& fine_rest, const std::string& body, co
 
 }  // namespace
 
-SimulationNodes embed_mesh(const Positions& fine_rest, const Tets& fine_tets, const TetMesh& emb,
-                           const std::string& body, const std::string& source, EmbeddingReport* report) {
+SimulationNodes embed_mesh(const Positions& fine_rest, const Tets& fine_tets, const TetMesh& embedding,
+                           const std::string& body, const std::string& source, EmbeddingReport* report,
+                           const EmbeddingOptions& options) {
   if (fine_tets.rows() == 0) throw InputError(source + ": body '" + body + "' has no tets to embed");
+  TetMesh emb = embedding;
   std::vector<TetLocation> loc = locate_points(emb.vertices, emb.tets, fine_rest);
 
   EmbeddingReport r;
@@ -70,7 +73,10 @@ SimulationNodes embed_mesh(const Positions& fine_rest, const Tets& fine_tets, co
     for (int j = 0; j < 4; ++j) centroid += 0.25 * fine_rest.row(fine_tets(t, j));
     for (int j = 0; j < 4; ++j) quarter_points.row(4 * t + j) = 0.5 * (centroid + fine_rest.row(fine_tets(t, j)));
   }
-  const std::vector<TetLocation> quarter_loc = locate_points(emb.vertices, emb.tets, quarter_points);
+  std::vector<int> quarter_tet;
+  for (const TetLocation& l : locate_points(emb.vertices, emb.tets, quarter_points)) quarter_tet.push_back(l.tet);
+  if (options.split_disconnected_parts)
+    r.split_tets = split_disconnected_parts(fine_rest, fine_tets, emb, quarter_tet, loc);
 
   // Nodes that some fine vertex depends on (the others would carry no mass).
   std::vector<char> weighted(emb.vertices.rows(), 0);
@@ -85,8 +91,8 @@ SimulationNodes embed_mesh(const Positions& fine_rest, const Tets& fine_tets, co
   // A quarter landing in a tet with a massless node goes to the tet of its own
   // corner vertex instead, so every tet with volume has mass at all its nodes.
   VecX tet_volume = VecX::Zero(emb.tets.rows());
-  for (std::size_t k = 0; k < quarter_loc.size(); ++k) {
-    const int tet = all_weighted(quarter_loc[k].tet) ? quarter_loc[k].tet
+  for (std::size_t k = 0; k < quarter_tet.size(); ++k) {
+    const int tet = all_weighted(quarter_tet[k]) ? quarter_tet[k]
                                                      : loc[fine_tets(static_cast<Eigen::Index>(k / 4), k % 4)].tet;
     tet_volume[tet] += 0.25 * fine_volumes[static_cast<Eigen::Index>(k / 4)];
   }

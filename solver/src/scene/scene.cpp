@@ -182,12 +182,20 @@ Body read_embedding(const Field& f, const std::filesystem::path& dir, const Body
                     EmbeddingReport& report) {
   if (name == "affine") return embed_body(full, enclosing_tet(full.fine_rest), name, f.at("name").string(), &report);
   const Field entry = f.at("embeddings").child(name.c_str());
-  if (entry.string() == "affine") return embed_body(full, enclosing_tet(full.fine_rest), name, f.at("name").string(), &report);
-  const std::string path = existing_file(entry, dir);
+  // A path (or "affine"), or {"mesh": PATH, "split_disconnected_parts": true}.
+  EmbeddingOptions options;
+  if (entry.value().is_object()) {
+    entry.require_known_keys({"mesh", "split_disconnected_parts"});
+    options.split_disconnected_parts = entry.boolean_or("split_disconnected_parts", false);
+  }
+  const Field mesh = entry.value().is_object() ? entry.at("mesh") : entry;
+  if (mesh.string() == "affine")
+    return embed_body(full, enclosing_tet(full.fine_rest), name, f.at("name").string(), &report, options);
+  const std::string path = existing_file(mesh, dir);
   TetMesh emb = read_tet_mesh(path);
   if (f.has("transform")) apply_transform(f.child("transform"), emb.vertices);
   validate_tet_mesh(emb, path);
-  return embed_body(full, emb, name, path, &report);
+  return embed_body(full, emb, name, path, &report, options);
 }
 
 Body read_body(const Field& f, const std::filesystem::path& dir, const SceneOverrides& overrides,

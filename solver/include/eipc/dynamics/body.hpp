@@ -38,7 +38,7 @@ struct Body : SimulationNodes {
 /// `full` with the simulation nodes of an embedding mesh (embed_mesh): named
 /// `name`, with no prescribed nodes (they are selected among the new nodes).
 Body embed_body(const Body& full, const TetMesh& embedding, const std::string& name, const std::string& source,
-                EmbeddingReport* report = nullptr);
+                EmbeddingReport* report = nullptr, const EmbeddingOptions& options = {});
 
 /// A full-space body: nodes = fine vertices, elements = fine tets with their own volumes.
 Body make_full_space_body(std::string name, Positions rest, Tets tets, Tris surface, Material material);

@@ -15,6 +15,14 @@ struct EmbeddingReport {
   double max_outside = 0.0;    ///< largest distance of an extrapolated vertex to its tet (m)
   int dropped_nodes = 0;       ///< embedding nodes that carried no fine volume
   int dropped_tets = 0;        ///< embedding tets that contained no fine volume
+  int split_tets = 0;          ///< tets added as copies for disconnected parts (before dropping)
+};
+
+/// How a body is embedded (the scene's `embeddings` entry).
+struct EmbeddingOptions {
+  /// Copy each embedding tet once per connected part of the body inside it
+  /// (disconnected_parts.hpp), so parts that only lie close are not glued.
+  bool split_disconnected_parts = false;
 };
 
 /// Largest allowed outside distance, relative to the body's bounding-box diagonal.
@@ -41,7 +49,8 @@ struct SimulationNodes {
 /// is farther outside than kMaxExtrapolation, or the embedding is unusable;
 /// `body` names the body in messages.
 SimulationNodes embed_mesh(const Positions& fine_rest, const Tets& fine_tets, const TetMesh& embedding,
-                           const std::string& body, const std::string& source, EmbeddingReport* report = nullptr);
+                           const std::string& body, const std::string& source, EmbeddingReport* report = nullptr,
+                           const EmbeddingOptions& options = {});
 
 /// One regular tetrahedron enclosing the body's vertices: the affine embedding.
 TetMesh enclosing_tet(const Positions& x);
