@@ -2,6 +2,7 @@
 """Tables and plots of an `eipc sweep` directory: `eipc report DIR` runs this script.
 
 usage: report.py DIR [--out DIR/report] [--pair A,B] [--dt H] [--scenario NAME] [--command TEXT]
+                 [--hold T0,T1 [--hold-axis x|y|z] [--force-reference N]]
 Exit codes: 0 success, 2 bad input (the message names the file, field and problem).
 Runs with Debian's /usr/bin/python3 (matplotlib, numpy, h5py). See docs/report.md.
 """
@@ -23,6 +24,11 @@ def parse_args(argv):
     p.add_argument("--dt", type=float, help="time step of the force and contact-pair plots")
     p.add_argument("--scenario", help="scenario to report when runs.csv holds several")
     p.add_argument("--command", help="command line quoted in report.md")
+    p.add_argument("--hold", help="T0,T1: tabulate each method's mean force on A from B over this window "
+                                  "(hold_force.csv)")
+    p.add_argument("--hold-axis", choices=["x", "y", "z"], default="x", help="force component of --hold")
+    p.add_argument("--force-reference", type=float,
+                   help="converged hold force (N): each method's force error against it, and its plot")
     return p.parse_args(argv)
 
 
@@ -39,7 +45,13 @@ def main(argv):
     command = args.command or "analysis/report.py " + " ".join(argv)
     out = args.out or os.path.join(args.dir, "report")
     pair = parse_pair(args.pair) if args.pair else None
-    make_report(args.dir, out, pair, args.dt, args.scenario, command)
+    if args.force_reference is not None and not args.hold:
+        raise InputError("--force-reference needs --hold T0,T1")
+    hold = None
+    if args.hold:
+        from eipc_report.hold_force import parse_hold
+        hold = (parse_hold(args.hold), args.hold_axis, args.force_reference)
+    make_report(args.dir, out, pair, args.dt, args.scenario, command, hold)
     return 0
 
 

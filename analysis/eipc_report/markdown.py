@@ -7,7 +7,8 @@ def _figure(title, stem, caption):
     return f"![{title}]({stem}.png)\n\n{caption} ([SVG]({stem}.svg))\n"
 
 
-def report_markdown(scenario, command, convergence, timing, steps, pair, force_dt, skipped, notes):
+def report_markdown(scenario, command, convergence, timing, steps, pair, force_dt, skipped, notes, hold_text=None,
+                    force_error_plot=False):
     out = [f"## {scenario}\n", f"Made by `{command}`.\n",
            "### Convergence\n",
            "E(h) is docs/design.md §7's time-averaged vertex error of each run against its own method's "
@@ -16,8 +17,10 @@ def report_markdown(scenario, command, convergence, timing, steps, pair, force_d
            "### Timing\n",
            "Wall-clock of the whole run; real-time factor = simulated time / wall time; Newton "
            "iterations per time step; speed-up = full-space wall time / this method's wall time at "
-           "the same h (`timing.csv`).\n", timing_markdown(timing),
-           "### Figures\n"]
+           "the same h (`timing.csv`).\n", timing_markdown(timing)]
+    if hold_text:
+        out += ["### Hold force\n", hold_text]
+    out.append("### Figures\n")
     h = format_step(force_dt) if force_dt is not None else None
     if h is not None and pair:
         out.append(_figure("contact forces", "contact_forces",
@@ -29,6 +32,10 @@ def report_markdown(scenario, command, convergence, timing, steps, pair, force_d
     out.append(_figure("E vs h", "error_vs_dt", "Error against time step (log-log); dashed: first order."))
     out.append(_figure("wall-clock vs h", "wall_vs_dt", "Wall-clock time against time step."))
     out.append(_figure("E vs wall-clock", "error_vs_wall", "Error against wall-clock time, one point per h."))
+    if force_error_plot:
+        out.append(_figure("hold force error vs wall-clock", "force_error_vs_wall",
+                           "Each method's hold-force error against the converged reference, against its "
+                           "wall-clock time: the accuracy a coarse embedding trades for speed."))
     if skipped:
         out.append("### Runs left out\n")
         out.append("\n".join(f"- {r.embedding}, h = {format_step(r.dt)} s: exit code {r.exit_code}"

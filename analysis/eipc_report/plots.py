@@ -117,3 +117,24 @@ def error_vs_wall(convergence, timing, styles, out_dir):
     ax.set_xlabel("wall-clock time [s]")
     ax.set_ylabel("error E(h) [m]")
     return style.save(fig, out_dir, "error_vs_wall")
+
+
+def force_error_vs_wall(rows, styles, out_dir):
+    """|force error| of each method's hold force against its wall time (one point per method)."""
+    fig, (ax,) = style.figure(2.6)
+    for r in rows:
+        if r["force_error"] is None or not _positive(r["wall_s"]):
+            continue
+        s = styles[r["embedding"]]
+        ax.plot([r["wall_s"]], [100 * abs(r["force_error"])], linestyle="none", marker=s["marker"],
+                color=s["color"], label=r["embedding"])
+    ax.axhline(5, color="0.5", linewidth=0.6, linestyle="--")
+    ax.set_xscale("log")
+    style.log_axis(ax.xaxis)
+    ax.set_ylim(bottom=0)
+    ax.set_xlabel(f"wall-clock time at h = {format_step(rows[0]['wall_dt'])} s [s]" if rows and rows[0]["wall_dt"]
+                  else "wall-clock time [s]")
+    ax.set_ylabel("|hold force error| [%]")
+    ax.legend(fontsize=6)
+    ax.set_title("against the converged reference (dashed: 5%)", fontsize=7)
+    return style.save(fig, out_dir, "force_error_vs_wall")

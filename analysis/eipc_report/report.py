@@ -2,6 +2,7 @@
 import math
 import os
 
+from . import hold_force
 from .errors import InputError
 from .markdown import report_markdown
 from .methods import format_step, method_order, time_steps
@@ -67,7 +68,17 @@ def _default_pair(directory, runs, force_dt, notes):
     return pair
 
 
-def make_report(directory, out_dir, pair, wanted_dt, wanted_scenario, command):
+def _hold_rows(directory, runs, series, pair, force_dt, hold, conv, tim):
+    """hold = (window, axis, reference): the hold-force table's rows (hold_force.py)."""
+    if pair is None:
+        raise InputError("--hold: no body pair touches; choose one with --pair A,B")
+    window, axis, reference = hold
+    nodes = {m: hold_force.body_nodes(trajectory_path(directory, r), pair[1]) for m in series
+             for r in runs if r.ok and r.embedding == m and r.dt == force_dt}
+    return hold_force.hold_rows(series, nodes, window, axis, reference, conv, tim)
+
+
+def make_report(directory, out_dir, pair, wanted_dt, wanted_scenario, command, hold=None):
     # Everything is read and checked before anything is written (bad input leaves no partial output).
     csv_path = os.path.join(directory, "runs.csv")
     scenario, runs = _select_scenario(read_runs(directory), wanted_scenario, csv_path)
@@ -85,6 +96,7 @@ def make_report(directory, out_dir, pair, wanted_dt, wanted_scenario, command):
     if pair is None and force_dt is not None:
         pair = _default_pair(directory, runs, force_dt, notes)
     series = _read_series(directory, runs, methods, pair, force_dt, notes) if pair and force_dt is not None else {}
+    held = _hold_rows(directory, runs, series, pair, force_dt, hold, conv, tim) if hold else None
 
     from . import plots, style  # matplotlib is slow to import: only once the input is known good
     os.makedirs(out_dir, exist_ok=True)
@@ -101,9 +113,17 @@ def make_report(directory, out_dir, pair, wanted_dt, wanted_scenario, command):
     files += plots.error_vs_dt(conv, styles, out_dir)
     files += plots.wall_vs_dt(tim, styles, out_dir)
     files += plots.error_vs_wall(conv, tim, styles, out_dir)
+    hold_text = None
+    if held:
+        files.append("hold_force.csv")
+        hold_force.write_csv(os.path.join(out_dir, "hold_force.csv"), held, hold[2])
+        hold_text = hold_force.markdown(held, hold[0], hold[1], pair, force_dt, hold[2])
+        if hold[2] is not None:
+            files += plots.force_error_vs_wall(held, styles, out_dir)
 
     skipped = [r for r in runs if not r.ok]
-    text = report_markdown(scenario, command, conv, tim, time_steps(runs), pair, force_dt, skipped, notes)
+    text = report_markdown(scenario, command, conv, tim, time_steps(runs), pair, force_dt, skipped, notes,
+                           hold_text, hold is not None and hold[2] is not None)
     with open(os.path.join(out_dir, "report.md"), "w", encoding="utf-8") as f:
         f.write(text)
     print(f"report of {scenario} ({len(runs)} runs) written to {out_dir}: {', '.join(files)}")

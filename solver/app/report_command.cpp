@@ -18,6 +18,7 @@ namespace {
 
 struct ReportOptions {
   std::string dir, out, pair, dt, scenario;  ///< out "": DIR/report; pair "": the pair in most contact
+  std::string hold, hold_axis, force_reference;  ///< checked by the script
 };
 
 /// The runs.csv columns written by `eipc sweep` (the list in analysis/eipc_report/runs.py).
@@ -76,6 +77,9 @@ std::string report_command_line(const ReportOptions& o) {
   if (!o.pair.empty()) c += " --pair " + o.pair;
   if (!o.dt.empty()) c += " --dt " + o.dt;
   if (!o.scenario.empty()) c += " --scenario " + o.scenario;
+  if (!o.hold.empty()) c += " --hold " + o.hold;
+  if (!o.hold_axis.empty()) c += " --hold-axis " + o.hold_axis;
+  if (!o.force_reference.empty()) c += " --force-reference " + o.force_reference;
   return c;
 }
 
@@ -103,6 +107,9 @@ int run_report(const ReportOptions& o) {
   if (!o.pair.empty()) argv.insert(argv.end(), {"--pair", o.pair});
   if (!o.dt.empty()) argv.insert(argv.end(), {"--dt", o.dt});
   if (!o.scenario.empty()) argv.insert(argv.end(), {"--scenario", o.scenario});
+  if (!o.hold.empty()) argv.insert(argv.end(), {"--hold", o.hold});
+  if (!o.hold_axis.empty()) argv.insert(argv.end(), {"--hold-axis", o.hold_axis});
+  if (!o.force_reference.empty()) argv.insert(argv.end(), {"--force-reference=" + o.force_reference});
   std::fflush(nullptr);
   const int code = run_program(argv);
   if (code == 0 || code == 2) return code;  // 2: the script named the bad input
@@ -122,6 +129,11 @@ void add_report_command(CLI::App& app) {
                                      "most contact)");
   cmd->add_option("--dt", o->dt, "time step of the force and contact-pair plots (default: the one most methods ran)");
   cmd->add_option("--scenario", o->scenario, "scenario to report when runs.csv holds several");
+  cmd->add_option("--hold", o->hold, "T0,T1: each method's mean contact force on A from B over this window "
+                                     "(hold_force.csv, a table in report.md)");
+  cmd->add_option("--hold-axis", o->hold_axis, "force component of --hold: x (default), y or z");
+  cmd->add_option("--force-reference", o->force_reference,
+                  "converged hold force (N): each method's signed force error against it, and its plot");
   cmd->callback([o] {
     const int code = run_report(*o);
     if (code != 0) throw CLI::RuntimeError(code);
