@@ -78,5 +78,35 @@ class ReportWithoutReferences(unittest.TestCase):
         self.assertFalse(os.path.exists(os.path.join(out, "contact_forces.png")))
 
 
+class HoldForce(unittest.TestCase):
+    def series(self, force_x):
+        import numpy as np
+        from eipc_report.trajectory import PairSeries
+        t = np.linspace(0, 4, 9)
+        normal = np.zeros((9, 3))
+        normal[:, 0] = force_x(t)
+        return PairSeries(t, normal, 0.25 * normal, np.ones(9), np.ones(9), "complete")
+
+    def test_mean_over_the_window_and_signed_error(self):
+        from eipc_report import hold_force
+
+        class R:
+            wall_seconds = 2.0
+        rows = hold_force.hold_rows({"low": self.series(lambda t: -8.0 * t)}, {"low": 32}, (3.0, 4.0), "x",
+                                    -10.0, [{"embedding": "low", "order": 1.0}],
+                                    [{"embedding": "low", "dt": 0.02, "run": R()}])
+        # frames at t = 3, 3.5, 4: x = -1.25 * 8 t, mean -35 N
+        self.assertAlmostEqual(rows[0]["hold_force_N"], -35.0)
+        self.assertAlmostEqual(rows[0]["force_error"], 2.5)  # 3.5 times the reference: +250%
+        self.assertEqual((rows[0]["nodes"], rows[0]["wall_s"], rows[0]["fitted_order"]), (32, 2.0, 1.0))
+
+    def test_a_window_after_the_run_is_refused(self):
+        from eipc_report import hold_force
+        with self.assertRaisesRegex(InputError, "no frame of the low run"):
+            hold_force.hold_rows({"low": self.series(lambda t: t)}, {"low": 1}, (5.0, 6.0), "x", None, [], [])
+        with self.assertRaisesRegex(InputError, "--hold"):
+            hold_force.parse_hold("4,3")
+
+
 if __name__ == "__main__":
     unittest.main()
