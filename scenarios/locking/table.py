@@ -9,8 +9,8 @@
    ones, the others made under WORK/references with reference/make), then
    `eipc report --hold 3,4 --force-reference R`: each method's hold force (mean x force on
    bubble_left from the teddy over 3-4 s, at h = 0.005 s), its signed error against R and
-   its fitted order. R = the finest complete level of results/locking_reference.csv (the
-   full-space bear refined until the force settles; scenarios/locking/reference_series.py).
+   its fitted order. R = scenarios/locking/converged_force.py (the finest level of the
+   full-space bear refined until the force settles, results/locking_reference.csv).
 2. Wall time: the 4 s grasp at h = 0.02 s on 2 threads (`eipc run --threads 2`, the run's
    own wall time), every embedding once per repeat, the order rotated each repeat; the
    load average is recorded before each run, and a run started above --max-load is
@@ -28,17 +28,13 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from converged_force import converged_force  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENE = os.path.join(ROOT, "scenarios", "bubble_grasp", "teddy.json")
-REFERENCE_SERIES = os.path.join(ROOT, "results", "locking_reference.csv")
 COMMITTED_REFERENCES = ("low", "full")  # reference/bubble_grasp_teddy/*.h5
 SCENARIO = "bubble_grasp_teddy"
-
-
-def converged_force():
-    rows = [r for r in csv.DictReader(open(REFERENCE_SERIES)) if r["status"] == "complete"]
-    finest = max(rows, key=lambda r: int(r["nodes"]))
-    return float(finest["hold_force_N"]), int(finest["nodes"])
 
 
 def make_references(args, embeddings):
