@@ -77,6 +77,7 @@ def main():
     p.add_argument("--levels", default=DEFAULT_LEVELS)
     p.add_argument("--out", default=os.path.join(ROOT, "results", "locking_reference"))
     args = p.parse_args()
+    args.work = os.path.abspath(args.work)  # the scene resolves --set mesh paths against its own folder
     os.makedirs(args.work, exist_ok=True)
     rows = []
     for spec in args.levels.split(","):
