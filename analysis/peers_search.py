@@ -29,7 +29,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from peers import ROOT, SCENES, binary, grasp  # noqa: E402
+from peers import ROOT, SCENES, binary, grasp, settings_file  # noqa: E402
 
 # Grids: each entry a list of option dicts; the cross product of the lists is searched.
 GRIDS = {
@@ -113,7 +113,7 @@ def main():
         print(f"error: no search grid for {args.scene} in {args.engine} (GRIDS in {__file__})", file=sys.stderr)
         sys.exit(2)
     cfg = CUBE if args.scene == "cube_squeeze" else SCENES[args.scene]
-    base = os.path.join(ROOT, "scenarios", "peers", f"{args.engine}_{args.scene}.toml")
+    base = settings_file(args.engine, args.scene)
     work = os.path.join(args.work, f"{args.scene}_{args.engine}")
     os.makedirs(work, exist_ok=True)
     rows = []

@@ -195,6 +195,44 @@ assert moved < 0.005 + 1e-9, moved
 PY
 done
 
+# `eipc sweep --engine <peer>` runs each peer with its per-scene settings, as the analysis
+# scripts do: --config <peer-config>/<engine>_<scenario>.toml (default: the source tree's
+# scenarios/peers), the sweep's own options winning; --peer-config '' gives the drivers'
+# defaults. MuJoCo's cube settings differ from its defaults (servo stiffness 1000 against 430,
+# margin 0.5 mm against 0) and lift the cube. Bullet's settings are checked as passed.
+for peer in "$@"; do
+  engine=${peer##*eipc-}
+  "$eipc" sweep "$scene" --engine "$engine" --dt 0.01 --embedding full --out "$work/sweep_$engine" \
+      --no-certify > "$work/sweep_$engine.log" 2>&1
+  check test $? -eq 0
+  "$eipc" sweep "$scene" --engine "$engine" --dt 0.01 --embedding full --out "$work/sweep_default_$engine" \
+      --no-certify --peer-config '' --duration 0.05 > "$work/sweep_default_$engine.log" 2>&1
+  check test $? -eq 0
+  check "$py" - "$work" "$engine" "$(dirname "$scene")" <<'PY'
+import glob, h5py, json, os, sys, tomllib
+work, engine, settings_dir = sys.argv[1:]
+settings = os.path.join(os.path.abspath(settings_dir), f"{engine}_cube_squeeze.toml")
+def run(d):
+    record = json.load(open(glob.glob(f"{work}/{d}/cube_squeeze_{engine}_full_dt0.01.json")[0]))
+    with h5py.File(f"{work}/{d}/cube_squeeze_{engine}_full_dt0.01.h5", "r") as f:
+        params = json.loads(f.attrs["engine_json"])["parameters"]
+        z = f["bodies/cube/positions"][:, :, 2].mean(axis=1)
+    return record, params, z[-1] - z[0]
+record, params, lift = run(f"sweep_{engine}")
+default_record, default_params, _ = run(f"sweep_default_{engine}")
+print(f"{engine} in a sweep: {record['command']}; cube lifted {lift * 1e3:.1f} mm")
+assert record["parameters"]["config"] == settings, record["parameters"]
+assert f"--config {settings}" in record["command"] and "--dt 0.01" in record["command"], record["command"]
+assert default_record["parameters"]["config"] is None and "--config" not in default_record["command"]
+toml = tomllib.load(open(settings, "rb"))
+if engine == "mujoco":
+    assert params["margin"] == toml["margin"] == 0.0005 and default_params["margin"] == 0, (params, default_params)
+    assert lift > 0.025, lift
+if engine == "bullet":
+    assert params["implicit"] == toml["implicit"] and params["sdf_voxel"] == toml["sdf-voxel"], params
+PY
+done
+
 # Every peer trajectory certifies with its depth measured: where `eipc certify` finds an
 # intersection, its summary gives the deepest penetration and every intersecting pair a
 # depth per frame. MuJoCo also measures its own (the frames' min_distance: the least signed
