@@ -3,8 +3,9 @@
 # trajectory (bodies, frames, engine attributes), `eipc certify` reads it and finds
 # MuJoCo's penetration, and unmappable input is exit 2 naming the feature and the peer.
 # Issue 39: MuJoCo with its gripper as servo-driven dynamic bodies lifts the cube; Bullet's
-# SDF voxel asked for is the one in effect; every peer trajectory certifies with its depth
-# measured (docs/peers.md).
+# SDF voxel asked for is the one in effect; Bullet's implicit cube resting on the ground stays
+# within 1 mm for 1 s; `eipc sweep` runs each peer with its per-scene settings; every peer
+# trajectory certifies with its depth measured (docs/peers.md).
 #   peers_test.sh EIPC SCENE PEER_BINARY...
 set -uo pipefail
 eipc=$1; scene=$2; shift 2
