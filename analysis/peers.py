@@ -59,6 +59,15 @@ def binary(build, engine):
     return os.path.join(build, "bin", "eipc" if engine == "eipc" else "eipc-" + engine)
 
 
+# Each peer's per-scene settings (docs/peers.md), given to its driver as --config; `eipc sweep
+# --peer-config PEER_CONFIG` finds them by the same name.
+PEER_CONFIG = os.path.join(ROOT, "scenarios", "peers")
+
+
+def settings_file(engine, scene):
+    return os.path.join(PEER_CONFIG, f"{engine}_{scene}.toml")
+
+
 def reference(args, name, cfg, engine):
     """Fine-step reference of one engine: REF/<scenario>/<engine>_<embedding>.h5 (eipc: <embedding>.h5)."""
     ref_dir = os.path.join(args.work, "refs", name)
@@ -222,7 +231,7 @@ def main():
                 reference(args, name, cfg, engine)
             run([binary(args.build, "eipc"), "sweep", os.path.join(ROOT, cfg["scene"]), "--engine", engine,
                  "--dt", ",".join(map(str, ENGINE_DTS.get(engine, DTS))), "--embedding", cfg["embedding"], "--jobs", args.jobs,
-                 "--reference", os.path.join(args.work, "refs"), "--out", sweep_dir])
+                 "--peer-config", PEER_CONFIG, "--reference", os.path.join(args.work, "refs"), "--out", sweep_dir])
         rows = list(csv.DictReader(open(os.path.join(sweep_dir, "runs.csv")))) if os.path.exists(
             os.path.join(sweep_dir, "runs.csv")) else []
         for engine in engines:

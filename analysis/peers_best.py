@@ -22,7 +22,7 @@ import h5py
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from peers import ROOT, SCENES, binary, grasp  # noqa: E402
+from peers import ROOT, SCENES, binary, grasp, settings_file  # noqa: E402
 from peers_search import COMMANDED_LIFT, CUBE  # noqa: E402
 
 SCENE_CFG = dict(SCENES, cube_squeeze=CUBE)
@@ -51,8 +51,8 @@ def main():
         cfg = SCENE_CFG[scene]
         name = f"{scene}_{engine}" + (f"_{variant.replace(' ', '_')}" if variant else "")
         path = os.path.join(args.work, name + ".h5")
-        toml = os.path.join("scenarios", "peers", f"{engine}_{scene}.toml")
-        cmd = [binary(args.build, engine), os.path.join(ROOT, cfg["scene"]), "--config", os.path.join(ROOT, toml),
+        toml = os.path.relpath(settings_file(engine, scene), ROOT)
+        cmd = [binary(args.build, engine), os.path.join(ROOT, cfg["scene"]), "--config", settings_file(engine, scene),
                "--max-wall", args.max_wall, "--json", "--out", path] + extra
         if not os.path.exists(path):
             print("+", " ".join(cmd), file=sys.stderr, flush=True)

@@ -24,7 +24,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from peers import ROOT, SCENES, binary  # noqa: E402
+from peers import ROOT, SCENES, binary, settings_file  # noqa: E402
 from peers_search import CUBE, timed_run  # noqa: E402
 
 TIMED = dict(SCENES, cube_squeeze=CUBE)  # the cube: a quick check of the machinery itself
@@ -46,7 +46,7 @@ def candidates(build, name, cfg, engines=("eipc", "mujoco", "bullet")):
     for engine, extra in (("mujoco", []), ("bullet", []), ("bullet", ["--rigid-fingers"])):
         if engine not in engines:
             continue
-        toml = os.path.join(ROOT, "scenarios", "peers", f"{engine}_{name}.toml")
+        toml = settings_file(engine, name)
         if not os.path.exists(toml):
             continue  # no expert configuration for this scene: not timed
         out.append((" ".join([engine] + extra), [binary(build, engine), scene, "--config", toml] + extra + common, True))

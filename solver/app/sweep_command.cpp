@@ -168,6 +168,13 @@ void add_sweep_command(CLI::App& app) {
                   "make the missing references of --reference at this time step, as tasks of the sweep");
   cmd->add_option("--duration", o->duration, "simulated duration (s), overrides the scene");
   cmd->add_option("--set", o->set, "override a scene field: key.path=value (repeatable)");
+#ifdef EIPC_PEER_CONFIG_DIR
+  o->peer_config = EIPC_PEER_CONFIG_DIR;
+#endif
+  cmd->add_option("--peer-config", o->peer_config,
+                  "directory of the peers' per-scene settings <engine>_<scenario>.toml, passed as --config to "
+                  "that peer's runs; '' for the drivers' defaults (docs/peers.md)")
+      ->capture_default_str();
   cmd->add_flag("--no-certify", o->no_certify, "do not certify the trajectories");
   cmd->add_flag("--continuous", o->continuous, "certify the motion between frames as well (eipc certify --continuous)");
   cmd->add_option("--status", *status_dir, "show done / running / failed per run of the sweep in DIR, and exit");

@@ -55,10 +55,18 @@ std::string scenario_name(const std::string& scene, const std::vector<std::strin
   return std::filesystem::path(scene).stem().string();
 }
 
+std::string peer_settings_file(const std::string& dir, const std::string& engine, const std::string& scenario) {
+  if (dir.empty()) return "";
+  const std::filesystem::path file = std::filesystem::path(dir) / (engine + "_" + scenario + ".toml");
+  return std::filesystem::is_regular_file(file) ? std::filesystem::absolute(file).string() : "";
+}
+
 std::vector<SweepRun> plan_sweep(const SweepOptions& o, const std::string& eipc_executable) {
   if (o.dts.empty()) throw InputError("--dt: give at least one time step");
   if (o.embeddings.empty()) throw InputError("--embedding: give at least one embedding");
   if (o.engines.empty()) throw InputError("--engine: give at least one engine");
+  if (!o.peer_config.empty() && !std::filesystem::is_directory(o.peer_config))
+    throw InputError("--peer-config " + o.peer_config + ": not a directory");
   for (double dt : o.dts)
     if (!(dt > 0)) throw InputError("--dt: time steps must be positive (got " + exact_number(dt) + ")");
   const std::string scenario = scenario_name(o.scene, o.set);
@@ -82,6 +90,10 @@ std::vector<SweepRun> plan_sweep(const SweepOptions& o, const std::string& eipc_
     r.command = {o.scene, "--dt", exact_number(dt), "--embedding", embedding, "--threads", "1", "--json",
                  "--out", r.trajectory()};
     if (engine == "eipc") r.command.insert(r.command.begin(), "run");
+    // The peer's settings for this scene as the analysis scripts pass them; the sweep's own
+    // options follow and win (the drivers' --config gives way to the command line).
+    const std::string settings = engine == "eipc" ? "" : peer_settings_file(o.peer_config, engine, scenario);
+    if (!settings.empty()) r.command.insert(r.command.begin() + 1, {"--config", settings});
     if (o.duration) r.command.insert(r.command.end(), {"--duration", exact_number(*o.duration)});
     for (const std::string& s : o.set) r.command.insert(r.command.end(), {"--set", s});
     for (const SweepRun& other : runs)

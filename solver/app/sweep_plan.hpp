@@ -18,6 +18,9 @@ struct SweepOptions {
   std::optional<double> reference_dt;  ///< make missing references at this step (tasks of the sweep)
   std::optional<double> duration;
   std::vector<std::string> set;
+  /// Directory of the peers' per-scene settings, <engine>_<scenario>.toml, each passed to its
+  /// peer's runs as --config (docs/peers.md); empty: the drivers' built-in defaults.
+  std::string peer_config;
   bool no_certify = false;
   bool continuous = false;  ///< certify with --continuous as well
 };
@@ -54,11 +57,16 @@ std::string exact_number(double x);
 /// else the file stem. Throws InputError for an unreadable scene.
 std::string scenario_name(const std::string& scene, const std::vector<std::string>& set);
 
+/// The per-scene settings file of a peer engine in `dir` (<engine>_<scenario>.toml; the
+/// analysis scripts use the same name), or "" when `dir` is empty or has none.
+std::string peer_settings_file(const std::string& dir, const std::string& engine, const std::string& scenario);
+
 /// Every (engine, embedding, dt) combination in the order given, engines outermost; first,
 /// with --reference-dt, an eipc reference run per embedding whose REF/<scenario>/<embedding>.h5
 /// is missing or made by a sweep (its record or attempt file is beside it); a reference the
 /// sweep did not make is only read. A peer engine's binary is eipc-<engine> in the directory
-/// of `eipc_executable`.
+/// of `eipc_executable`; its runs get --config <peer_config>/<engine>_<scenario>.toml when
+/// that file exists.
 std::vector<SweepRun> plan_sweep(const SweepOptions& options, const std::string& eipc_executable = "");
 
 }  // namespace eipc::cli

@@ -51,6 +51,7 @@ void write_plan_file(const SweepOptions& o, const std::vector<SweepRun>& runs) {
                  {"engine", o.engines},
                  {"duration", optional_json(o.duration)},
                  {"set", o.set},
+                 {"peer_config", o.peer_config},
                  {"reference", optional_json(o.reference)},
                  {"reference_dt", optional_json(o.reference_dt)},
                  {"no_certify", o.no_certify},
@@ -77,6 +78,7 @@ LoadedPlan read_plan_file(const std::string& dir) {
     o.engines = j.at("engine").get<std::vector<std::string>>();
     o.duration = optional_from<double>(j, "duration");
     o.set = j.at("set").get<std::vector<std::string>>();
+    o.peer_config = j.value("peer_config", "");  // plans from before it: the drivers' defaults
     o.reference = optional_from<std::string>(j, "reference");
     o.reference_dt = optional_from<double>(j, "reference_dt");
     o.no_certify = j.at("no_certify").get<bool>();

@@ -2,6 +2,7 @@
 
 #include "eipc/io/trajectory_reader.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -39,7 +40,11 @@ json run_parameters(const SweepRun& run, const SweepOptions& options) {
           {"duration", options.duration ? json(*options.duration) : json(nullptr)},
           {"set", options.set},
           {"scene_hash", run.scene_hash}};
-  if (run.engine != "eipc") p["engine"] = run.engine;  // eipc's records stay as they were
+  if (run.engine != "eipc") {  // eipc's records stay as they were
+    p["engine"] = run.engine;
+    const auto config = std::find(run.command.begin(), run.command.end(), "--config");
+    p["config"] = config != run.command.end() && config + 1 != run.command.end() ? json(*(config + 1)) : json(nullptr);
+  }
   return p;
 }
 

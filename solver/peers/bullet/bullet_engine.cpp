@@ -138,6 +138,7 @@ public:
             {"max_substep", max_substep_},
             {"cfl", s_.cfl},
             {"substeps", substeps()},
+            {"face_contact", face_contact()},
             {"line_search", s_.line_search},
             {"margin", s_.margin},
             {"sdf_voxel", s_.sdf_voxel},
@@ -150,7 +151,7 @@ public:
             {"deformable_cfm", s_.cfm},
             {"self_collision", s_.self_collision},
             {"friction_per_object", friction_},
-            {"collisions", "SDF_RD | SDF_RDN | SDF_RDF | VF_DD"},
+            {"collisions", face_contact() ? "SDF_RD | SDF_RDN | SDF_RDF | VF_DD" : "SDF_RD | SDF_RDN | VF_DD"},
             {"piece_size", s_.piece_size}};
   }
 
@@ -261,6 +262,7 @@ public:
 
 private:
   bool use_projection() const { return s_.use_projection.value_or(s_.implicit); }
+  bool face_contact() const { return s_.face_contact.value_or(!s_.implicit); }
 
   /// Bullet steps per scene step: the smallest count whose step is at most max_substep.
   int substeps() const { return std::max(1, int(std::ceil(scene_.params.dt / max_substep_ - 1e-9))); }
@@ -294,11 +296,13 @@ private:
       if (bb.kind == Kind::kinematic) {
         bb.rigid->getMotionState()->setWorldTransform(rigid_transform(b, motion_pose(body.motion, t_next)));
       } else if (bb.kind == Kind::soft) {
-        // Zero-mass nodes keep their velocity through the solve: aim it at the target.
+        // Zero-mass nodes keep their velocity through the solve: aim it at the target. The
+        // implicit step restarts every node the contact solve left alone from m_vn
+        // (btDeformableBodySolver::setupDeformableSolve), so set both, as btSoftBody::setVelocity does.
         for (int i : bb.prescribed) {
           btSoftBody::Node& n = bb.soft->m_nodes[i];
           const Vec3 target = body.motion.apply(t_next, body.node_rest.row(i).transpose(), body.pivot);
-          n.m_v = (btv(target) - n.m_x) / h;
+          n.m_v = n.m_vn = (btv(target) - n.m_x) / h;
         }
       }
     }
@@ -311,9 +315,12 @@ private:
     const double half = 1.0;
     ground_shape_ = std::make_unique<btBoxShape>(btVector3(50, 50, half));
     ground_shape_->setMargin(s_.margin);
+    // Placed through the construction info, not setWorldTransform: that leaves the
+    // interpolation transform at the identity, where the soft-body contact's "predict" test
+    // (btSoftBody::checkDeformableContact) then looks for the ground, 1 m too high.
     btRigidBody::btRigidBodyConstructionInfo ci(0, nullptr, ground_shape_.get());
+    ci.m_startWorldTransform = btTransform(btQuaternion::getIdentity(), btVector3(0, 0, height - half));
     ground_ = std::make_unique<btRigidBody>(ci);
-    ground_->setWorldTransform(btTransform(btQuaternion::getIdentity(), btVector3(0, 0, height - half)));
     ground_->setFriction(friction_);
     ground_->setUserIndex(-1);
     world_->addRigidBody(ground_.get());
@@ -418,15 +425,19 @@ private:
     psb->initializeDmInverse();
     psb->m_tetraScratches.resize(psb->m_tetras.size());
     psb->m_tetraScratchesTn.resize(psb->m_tetras.size());
-    for (int i = 0; i < n; ++i) psb->m_nodes[i].m_v = btv(body.initial_velocity);
-    for (int i : bb.prescribed) psb->m_nodes[i].m_v.setZero();
+    // m_vn too: the implicit step starts from it (see substep).
+    for (int i = 0; i < n; ++i) psb->m_nodes[i].m_v = psb->m_nodes[i].m_vn = btv(body.initial_velocity);
+    for (int i : bb.prescribed) psb->m_nodes[i].m_v = psb->m_nodes[i].m_vn = btVector3(0, 0, 0);
     psb->getCollisionShape()->setMargin(s_.margin);
     psb->m_cfg.kKHR = 1;  // contact hardness against kinematic and rigid bodies
     psb->m_cfg.kCHR = 1;
     psb->m_cfg.kDF = friction_;
     psb->m_cfg.drag = 0;
-    psb->m_cfg.collisions = btSoftBody::fCollision::SDF_RD | btSoftBody::fCollision::SDF_RDN |
-                            btSoftBody::fCollision::SDF_RDF | btSoftBody::fCollision::VF_DD;
+    // Implicit steps without SDF_RDF, as Bullet's implicit demos (VolumetricDeformable.cpp:
+    // SDF_RD | SDF_RDN): the projection pins all three nodes of a face touching a rigid body
+    // at their explicitly predicted velocity, and a resting cube then collapses (docs/peers.md).
+    psb->m_cfg.collisions = btSoftBody::fCollision::SDF_RD | btSoftBody::fCollision::SDF_RDN | btSoftBody::fCollision::VF_DD;
+    if (face_contact()) psb->m_cfg.collisions |= btSoftBody::fCollision::SDF_RDF;
     psb->setSelfCollision(s_.self_collision);
     psb->m_repulsionStiffness = s_.repulsion_stiffness;  // what btSoftBody::setSpringStiffness sets (demos: 2-10)
     psb->m_sleepingThreshold = 0;

@@ -25,6 +25,10 @@ struct BulletSettings {
   /// Contact by projection (setUseProjection) rather than Lagrange multipliers; unset:
   /// on exactly when implicit, as every implicit demo of Bullet's sets it (docs/peers.md).
   std::optional<bool> use_projection;
+  /// Soft faces against rigid bodies (SDF_RDF) besides soft nodes (SDF_RDN); unset: on
+  /// exactly when explicit. Every implicit demo of Bullet's leaves it off, and with implicit
+  /// integration it pins the nodes of every face touching a rigid body (docs/peers.md).
+  std::optional<bool> face_contact;
   bool line_search = false;    ///< Newton line search in the implicit solve
   /// Elastic force: "auto" (linear_corotated bodies: btDeformableLinearElasticityForce,
   /// neo_hookean: btDeformableNeoHookeanForce with moduli matched at small strain),

@@ -30,6 +30,8 @@ int main(int argc, char** argv) {
     app.add_option("--implicit", s.implicit, "implicit Euler for elastic forces (true/false)")->capture_default_str();
     app.add_option("--use-projection", s.use_projection,
                    "contact by projection (true/false; default: as --implicit, like Bullet's implicit demos)");
+    app.add_option("--face-contact", s.face_contact,
+                   "soft faces against rigid bodies, SDF_RDF (true/false; default: as not --implicit, like Bullet's demos)");
     app.add_option("--elastic", s.elastic, "elastic force: auto (by the body's model), linear (corotated), neohookean")
         ->capture_default_str()
         ->check(CLI::IsMember({"auto", "linear", "neohookean"}));

@@ -186,6 +186,11 @@ TEST_CASE("eipc sweep refuses bad input with exit 2", "[cli][sweep]") {
   r = run_eipc("sweep " + scene(w) + " --dt 0.01 --embedding full --engine eipc,nosuch --out " + out);
   CHECK(r.code == 2);
   CHECK_THAT(r.output, Catch::Contains("eipc-nosuch"));
+  // A directory of peer settings that is not one.
+  r = run_eipc("sweep " + scene(w) + " --dt 0.01 --embedding full --peer-config " + (w.dir / "nosuch").string() +
+               " --out " + out);
+  CHECK(r.code == 2);
+  CHECK_THAT(r.output, Catch::Contains("--peer-config"));
   // An embedding name or a --set no run could use: refused before any run (no runs.csv).
   for (const std::string& typo : {std::string("--embedding full,afine"), std::string("--embedding full --set contact.kapa=1")}) {
     r = run_eipc("sweep " + scene(w) + " --dt 0.01 " + typo + " --out " + out);
