@@ -77,6 +77,8 @@ def reference(args, name, cfg, engine):
         cmd = [binary(args.build, engine)] + (["run"] if engine == "eipc" else [])
         cmd += [os.path.join(ROOT, cfg["scene"]), "--dt", str(cfg["ref_dt"]), "--embedding", cfg["embedding"],
                 "--json", "--out", path]
+        if engine != "eipc" and os.path.exists(settings_file(engine, name)):  # as the sweep runs it
+            cmd += ["--config", settings_file(engine, name)]
         if run(cmd, stdout=subprocess.DEVNULL) != 0 and os.path.exists(path):
             os.remove(path)  # an incomplete reference is no reference
     return path if os.path.exists(path) else None
@@ -160,8 +162,10 @@ def stiff_mujoco(args, name, cfg, forces):
 
 
 def frame_pictures(args, name, cfg, out_dir, plt):
-    """The first intersecting frame of each peer run at h = 0.01 beside eipc's same frame."""
+    """The first intersecting frame of each peer run at h = 0.01 beside eipc's same frame; returns
+    the file names written."""
     from mpl_toolkits.mplot3d.art3d import Poly3DCollection
+    written = []
     sweep_dir = os.path.join(args.work, name)
     eipc_run = os.path.join(sweep_dir, f"{name}_{cfg['embedding']}_dt0.01.h5")
     for engine in ("mujoco", "bullet"):
@@ -191,6 +195,8 @@ def frame_pictures(args, name, cfg, out_dir, plt):
         fig.tight_layout()
         fig.savefig(os.path.join(out_dir, f"frame_{name}_{engine}.png"), dpi=90)
         plt.close(fig)
+        written.append(f"frame_{name}_{engine}.png")
+    return written
 
 
 def number(x, fmt):
@@ -296,12 +302,13 @@ def main():
     fig.savefig(os.path.join(out_dir, "error_vs_wall.png"), dpi=110)
     plt.close(fig)
 
-    for name, cfg in SCENES.items():
-        frame_pictures(args, name, cfg, out_dir, plt)
+    pictures = [p for name, cfg in SCENES.items() for p in frame_pictures(args, name, cfg, out_dir, plt)]
 
     lines = ["# eipc and peer engines on the same scenes", "",
-             "Made by `/usr/bin/python3 analysis/peers.py` (docs/peers.md: mapping, settings, columns,",
-             "and what the numbers say). Wall times are single runs on a shared 2-core machine.", "",
+             f"Made by `/usr/bin/python3 analysis/peers.py --engines {args.engines}` (docs/peers.md: mapping, "
+             "settings, columns, and what the numbers say); each peer with its per-scene settings file "
+             f"(scenarios/peers). Wall times are single runs on a shared 2-core machine (load average "
+             f"{open('/proc/loadavg').read().split()[0]} when the table was written).", "",
              "| scene | engine | h [s] | status | reached [s] | wall [s] | real-time factor | steps per h | "
              "frames clear | frames intersecting | deepest [m] | lift [m] | hold force / m g | slip [mm] | "
              "E(h) [m] | order |",
@@ -311,7 +318,7 @@ def main():
             lines.append(f"| {r['scene']} | {r['engine']} | | {r['note']} |" + " |" * 12)
             continue
         lines.append("| " + " | ".join(str(r[k]) for k in keys[:-1]) + " |")
-    for picture in sorted(p for p in os.listdir(out_dir) if p.startswith("frame_")):
+    for picture in pictures:
         lines += ["", f"![{picture[:-4]}](peers/{picture})"]
     lines += ["", "![forces](peers/forces_bubble_grasp_teddy.png)", "",
               "![forces](peers/forces_finray_plate_rack.png)", "", "![error vs wall](peers/error_vs_wall.png)", ""]
