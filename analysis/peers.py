@@ -13,6 +13,7 @@ reference, certifies every trajectory (`eipc certify`), and writes:
   OUT/peers/peers.csv     the same numbers
   OUT/peers/forces_<scene>.png   normal force on the grasped object, every engine overlaid
   OUT/peers/error_vs_wall.png    E(h) against wall time, every engine
+  OUT/peers/outcome_vs_wall.png  lift, hold force / m g and slip against wall time, every engine
   OUT/peers/frame_<scene>_<engine>.png  an intersecting frame of a peer beside eipc's
 
 MuJoCo is also run once with --contact stiff at h = 0.01 (engine "mujoco-stiff").
@@ -199,6 +200,30 @@ def frame_pictures(args, name, cfg, out_dir, plt):
     return written
 
 
+def outcome_vs_wall(table, engines, out_dir, plt):
+    """Per scene, the task outcome of every run against its wall time: lift, hold force / m g and
+    slip (one point per engine and h): what each engine achieves for the time it takes."""
+    panels = (("lift", "lift [m]"), ("hold", "hold force / m g"), ("slip", "slip [mm]"))
+    fig, axes = plt.subplots(len(SCENES), len(panels), figsize=(10, 3.2 * len(SCENES)), squeeze=False)
+    for row, name in enumerate(SCENES):
+        for col, (key, label) in enumerate(panels):
+            ax = axes[row][col]
+            for engine, marker in zip(engines, "osd^v"):
+                pts = sorted((float(r["wall"]), float(r[key])) for r in table if r["scene"] == name and
+                             r["engine"] == engine and r.get(key) not in (None, "") and r.get("wall"))
+                if pts:
+                    ax.plot(*zip(*pts), marker + "-", label=engine)
+            ax.set_xscale("log")
+            ax.set_xlabel("wall time [s]")
+            ax.set_ylabel(label)
+            ax.set_title(f"{name}", fontsize=8)
+            if row == 0 and col == 0:
+                ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out_dir, "outcome_vs_wall.png"), dpi=110)
+    plt.close(fig)
+
+
 def number(x, fmt):
     return "" if math.isnan(x) else format(x, fmt)
 
@@ -302,6 +327,7 @@ def main():
     fig.savefig(os.path.join(out_dir, "error_vs_wall.png"), dpi=110)
     plt.close(fig)
 
+    outcome_vs_wall(table, engines, out_dir, plt)
     pictures = [p for name, cfg in SCENES.items() for p in frame_pictures(args, name, cfg, out_dir, plt)]
 
     lines = ["# eipc and peer engines on the same scenes", "",
@@ -321,7 +347,8 @@ def main():
     for picture in pictures:
         lines += ["", f"![{picture[:-4]}](peers/{picture})"]
     lines += ["", "![forces](peers/forces_bubble_grasp_teddy.png)", "",
-              "![forces](peers/forces_finray_plate_rack.png)", "", "![error vs wall](peers/error_vs_wall.png)", ""]
+              "![forces](peers/forces_finray_plate_rack.png)", "", "![error vs wall](peers/error_vs_wall.png)", "",
+              "![task outcome vs wall](peers/outcome_vs_wall.png)", ""]
     with open(os.path.join(args.out, "peers.md"), "w") as f:
         f.write("\n".join(lines))
     print(os.path.join(args.out, "peers.md"))
