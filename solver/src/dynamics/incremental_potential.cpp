@@ -240,11 +240,15 @@ void IncrementalPotential::scatter_elements(std::size_t i, double scale, double*
 
 SparseMatrix IncrementalPotential::damping_matrix(const Positions& q) const {
   // Same per-tet derivatives and value positions as the Hessian's elastic part.
-  SparseMatrix D = pattern_.mass();
-  std::fill(D.valuePtr(), D.valuePtr() + D.nonZeros(), 0.0);
+  // One named result returned on every path: Eigen's SparseMatrix has no move,
+  // so `damped ? D : empty` copied it (1.25% of the grasp's instructions).
+  SparseMatrix D(sys_.num_dofs(), sys_.num_dofs());
   bool damped = false;
   for (std::size_t i = 0; i < sys_.elastic_bodies().size(); ++i)
     damped = damped || sys_.bodies()[sys_.elastic_body_index()[i]].rayleigh_beta > 0.0;
+  if (!damped) return D;
+  D = pattern_.mass();
+  std::fill(D.valuePtr(), D.valuePtr() + D.nonZeros(), 0.0);
   local_h_.resize(sys_.elastic_bodies().size());
   for_each_elastic_body(sys_, [&](std::size_t i) {
     const int body = sys_.elastic_body_index()[i];
@@ -253,7 +257,7 @@ SparseMatrix IncrementalPotential::damping_matrix(const Positions& q) const {
     sys_.elastic_bodies()[i].tet_hessians(body_nodes(sys_, body, q), true, local_h_[i]);
     scatter_elements(i, beta_h, D.valuePtr());
   });
-  return damped ? D : SparseMatrix(sys_.num_dofs(), sys_.num_dofs());
+  return D;
 }
 
 }  // namespace eipc
