@@ -231,10 +231,12 @@ void IncrementalPotential::scatter_contacts(const ContactList& contacts, const s
 
 void IncrementalPotential::scatter_elements(std::size_t i, double scale, double* values) const {
   for (int t = 0; t < sys_.elastic_bodies()[i].num_tets(); ++t) {
+    // In the block's memory order (the slots are column-major too): a tet's 144
+    // slots are distinct, so the order changes no sum. Row by row it was 11
+    // instructions an entry (6% of the grasp's), reading the block with stride 12.
     const int* slots = pattern_.element_slots(static_cast<int>(i), t);
-    const Mat<12>& ht = local_h_[i][t];
-    for (int r = 0; r < 12; ++r)
-      for (int c = 0; c < 12; ++c) values[slots[12 * r + c]] += scale * ht(r, c);
+    const double* ht = local_h_[i][t].data();
+    for (int k = 0; k < 144; ++k) values[slots[k]] += scale * ht[k];
   }
 }
 
