@@ -243,7 +243,7 @@ void IncrementalPotential::scatter_elements(std::size_t i, double scale, double*
 SparseMatrix IncrementalPotential::damping_matrix(const Positions& q) const {
   // Same per-tet derivatives and value positions as the Hessian's elastic part.
   // One named result returned on every path: Eigen's SparseMatrix has no move,
-  // so `damped ? D : empty` copied it (1.25% of the grasp's instructions).
+  // so `damped ? D : empty` copied it once more.
   SparseMatrix D(sys_.num_dofs(), sys_.num_dofs());
   bool damped = false;
   for (std::size_t i = 0; i < sys_.elastic_bodies().size(); ++i)
