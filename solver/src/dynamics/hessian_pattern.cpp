@@ -42,9 +42,9 @@ HessianPattern::HessianPattern(const DofSystem& sys) {
     std::vector<int>& slots = element_slots_[i];
     slots.resize(144 * static_cast<std::size_t>(tets.rows()));
     for (Eigen::Index e = 0; e < tets.rows(); ++e)
-      for (int r = 0; r < 12; ++r)
-        for (int c = 0; c < 12; ++c)
-          slots[144 * e + 12 * r + c] =
+      for (int c = 0; c < 12; ++c)
+        for (int r = 0; r < 12; ++r)
+          slots[144 * e + 12 * c + r] =
               value_slot(mass_, offset + 3 * tets(e, r / 3) + r % 3, offset + 3 * tets(e, c / 3) + c % 3);
   }
 }

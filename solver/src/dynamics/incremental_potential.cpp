@@ -231,20 +231,26 @@ void IncrementalPotential::scatter_contacts(const ContactList& contacts, const s
 
 void IncrementalPotential::scatter_elements(std::size_t i, double scale, double* values) const {
   for (int t = 0; t < sys_.elastic_bodies()[i].num_tets(); ++t) {
+    // In the block's memory order (the slots are column-major too): a tet's 144
+    // slots are distinct, so the order changes no sum. Row by row it was 11
+    // instructions an entry (6% of the grasp's), reading the block with stride 12.
     const int* slots = pattern_.element_slots(static_cast<int>(i), t);
-    const Mat<12>& ht = local_h_[i][t];
-    for (int r = 0; r < 12; ++r)
-      for (int c = 0; c < 12; ++c) values[slots[12 * r + c]] += scale * ht(r, c);
+    const double* ht = local_h_[i][t].data();
+    for (int k = 0; k < 144; ++k) values[slots[k]] += scale * ht[k];
   }
 }
 
 SparseMatrix IncrementalPotential::damping_matrix(const Positions& q) const {
   // Same per-tet derivatives and value positions as the Hessian's elastic part.
-  SparseMatrix D = pattern_.mass();
-  std::fill(D.valuePtr(), D.valuePtr() + D.nonZeros(), 0.0);
+  // One named result returned on every path: Eigen's SparseMatrix has no move,
+  // so `damped ? D : empty` copied it once more.
+  SparseMatrix D(sys_.num_dofs(), sys_.num_dofs());
   bool damped = false;
   for (std::size_t i = 0; i < sys_.elastic_bodies().size(); ++i)
     damped = damped || sys_.bodies()[sys_.elastic_body_index()[i]].rayleigh_beta > 0.0;
+  if (!damped) return D;
+  D = pattern_.mass();
+  std::fill(D.valuePtr(), D.valuePtr() + D.nonZeros(), 0.0);
   local_h_.resize(sys_.elastic_bodies().size());
   for_each_elastic_body(sys_, [&](std::size_t i) {
     const int body = sys_.elastic_body_index()[i];
@@ -253,7 +259,7 @@ SparseMatrix IncrementalPotential::damping_matrix(const Positions& q) const {
     sys_.elastic_bodies()[i].tet_hessians(body_nodes(sys_, body, q), true, local_h_[i]);
     scatter_elements(i, beta_h, D.valuePtr());
   });
-  return damped ? D : SparseMatrix(sys_.num_dofs(), sys_.num_dofs());
+  return D;
 }
 
 }  // namespace eipc

@@ -20,10 +20,22 @@ void eliminate_fixed(VecX& g, const std::vector<bool>& fixed) {
 /// Also zeroes the rows and columns of fixed DOFs and puts 1 on their diagonal
 /// (kept in place, so the pattern does not depend on which DOFs are fixed).
 void eliminate_fixed(SparseMatrix& H, VecX& g, const std::vector<bool>& fixed) {
-  for (int col = 0; col < H.outerSize(); ++col)
-    for (SparseMatrix::InnerIterator it(H, col); it; ++it)
-      if (fixed[it.row()] || fixed[col]) it.valueRef() = it.row() == col ? 1.0 : 0.0;
   eliminate_fixed(g, fixed);
+  if (std::find(fixed.begin(), fixed.end(), true) == fixed.end()) return;
+  // Bytes, not vector<bool>'s bits, in the loop over every nonzero (1.7% of the grasp's instructions).
+  const std::vector<char> is_fixed(fixed.begin(), fixed.end());
+  H.makeCompressed();  // the loop reads outer[col + 1]; a no-op, the Newton matrix is built compressed
+  const int* outer = H.outerIndexPtr();
+  const int* rows = H.innerIndexPtr();
+  double* values = H.valuePtr();
+  for (int col = 0; col < H.outerSize(); ++col) {
+    if (is_fixed[col]) {
+      for (int k = outer[col]; k < outer[col + 1]; ++k) values[k] = rows[k] == col ? 1.0 : 0.0;
+      continue;
+    }
+    for (int k = outer[col]; k < outer[col + 1]; ++k)
+      if (is_fixed[rows[k]]) values[k] = 0.0;
+  }
 }
 
 /// The next trial below a rejected step alpha: the largest step in [alpha / 16,

@@ -19,7 +19,8 @@ public:
   /// The pattern with M^q (x) I3 as values (every other entry 0).
   const SparseMatrix& mass() const { return mass_; }
   /// Value positions of the 12x12 block of tet `tet` of elastic body `elastic_body`
-  /// (index into elastic_bodies()), row-major: slot (3a+i) * 12 + (3b+j).
+  /// (index into elastic_bodies()), column-major as Eigen stores a Mat<12>: entry
+  /// (3a+i, 3b+j) at (3b+j) * 12 + (3a+i), so a block is added in its memory order.
   const int* element_slots(int elastic_body, int tet) const {
     return &element_slots_[elastic_body][144 * static_cast<std::size_t>(tet)];
   }
