@@ -45,7 +45,9 @@ struct SimulationNodes {
 /// fine_tets) embedded in an embedding mesh (same frame as the rest vertices). Each coarse tet gets the fine volume of
 /// the fine tets inside it (each fine tet counted in four quarters; a quarter in a
 /// tet with a massless node goes to its corner vertex's tet), so mass and
-/// volume totals are exact. Throws InputError (naming `source`) when a vertex
+/// volume totals are exact. With options.split_disconnected_parts the embedding
+/// tets are first copied per connected part of the body inside them
+/// (disconnected_parts.hpp). Throws InputError (naming `source`) when a vertex
 /// is farther outside than kMaxExtrapolation, or the embedding is unusable;
 /// `body` names the body in messages.
 SimulationNodes embed_mesh(const Positions& fine_rest, const Tets& fine_tets, const TetMesh& embedding,
