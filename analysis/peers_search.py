@@ -2,7 +2,7 @@
 """Tuning a peer in the open: a small grid over its own knobs on one scene.
 
     /usr/bin/python3 analysis/peers_search.py SCENE ENGINE [--build build] [--work /tmp/eipc-search]
-                                              [--out results] [--max-wall 900] [--max-load 0.5]
+                                              [--out results] [--max-wall 900] [--max-load 0.5] [--wait 300]
 
 SCENE: cube_squeeze, bubble_grasp_teddy or finray_plate_rack; ENGINE: mujoco or bullet.
 Every configuration of GRIDS[(SCENE, ENGINE)] runs from the scene's base settings
@@ -90,8 +90,13 @@ def label(opts):
     return " ".join(f"{k}={'/'.join(map(str, v)) if isinstance(v, list) else v}" for k, v in opts.items())
 
 
-def timed_run(cmd, stdout):
-    """Runs cmd; returns (exit code, wall s, CPU s of the child, 1-min load before)."""
+def timed_run(cmd, stdout, max_load, wait):
+    """Runs cmd once the 1-minute load average is below max_load (waiting up to `wait` seconds,
+    since the previous runs raise it); returns (exit code, wall s, CPU s of the child, load before)."""
+    waited = 0
+    while os.getloadavg()[0] >= max_load and waited < wait:
+        time.sleep(5)
+        waited += 5
     load = os.getloadavg()[0]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
@@ -111,6 +116,7 @@ def main():
     ap.add_argument("--out", default=os.path.join(ROOT, "results"))
     ap.add_argument("--max-wall", default="900", help="per run (s); a run stopped by it is incomplete")
     ap.add_argument("--max-load", type=float, default=0.5)
+    ap.add_argument("--wait", type=float, default=300, help="seconds to wait for --max-load before each run")
     args = ap.parse_args()
     if (args.scene, args.engine) not in GRIDS:
         print(f"error: no search grid for {args.scene} in {args.engine} (GRIDS in {__file__})", file=sys.stderr)
@@ -129,7 +135,7 @@ def main():
         cmd += arguments(opts)
         print("+", " ".join(cmd), file=sys.stderr, flush=True)
         with open(stem + ".json", "w") as out:
-            code, wall, cpu, load = timed_run(cmd, out)
+            code, wall, cpu, load = timed_run(cmd, out, args.max_load, args.wait)
         row = dict(config=label(opts), exit=code, load=f"{load:.2f}", wall="", cpu="")
         if load < args.max_load and cpu >= 0.9 * wall:
             row.update(wall=f"{wall:.2f}", cpu=f"{cpu:.2f}")
