@@ -30,6 +30,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from peers import ROOT, SCENES, binary, grasp, settings_file  # noqa: E402
+from quiet_machine import wait_for_load  # noqa: E402
 
 # Grids: each entry a list of option dicts; the cross product of the lists is searched.
 GRIDS = {
@@ -90,13 +91,8 @@ def label(opts):
     return " ".join(f"{k}={'/'.join(map(str, v)) if isinstance(v, list) else v}" for k, v in opts.items())
 
 
-def timed_run(cmd, stdout, max_load, wait):
-    """Runs cmd once the 1-minute load average is below max_load (waiting up to `wait` seconds,
-    since the previous runs raise it); returns (exit code, wall s, CPU s of the child, load before)."""
-    waited = 0
-    while os.getloadavg()[0] >= max_load and waited < wait:
-        time.sleep(5)
-        waited += 5
+def timed_run(cmd, stdout):
+    """Runs cmd; returns (exit code, wall s, CPU s of the child, 1-min load before)."""
     load = os.getloadavg()[0]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
@@ -135,7 +131,8 @@ def main():
         cmd += arguments(opts)
         print("+", " ".join(cmd), file=sys.stderr, flush=True)
         with open(stem + ".json", "w") as out:
-            code, wall, cpu, load = timed_run(cmd, out, args.max_load, args.wait)
+            wait_for_load(args.max_load, args.wait)  # the previous runs raise the load
+            code, wall, cpu, load = timed_run(cmd, out)
         row = dict(config=label(opts), exit=code, load=f"{load:.2f}", wall="", cpu="")
         if load < args.max_load and cpu >= 0.9 * wall:
             row.update(wall=f"{wall:.2f}", cpu=f"{cpu:.2f}")

@@ -26,6 +26,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from peers import ROOT, SCENES, binary, settings_file  # noqa: E402
 from peers_search import CUBE, timed_run  # noqa: E402
+from quiet_machine import wait_for_load  # noqa: E402
 
 TIMED = dict(SCENES, cube_squeeze=CUBE)  # the cube: a quick check of the machinery itself
 
@@ -53,13 +54,12 @@ def candidates(build, name, cfg, engines=("eipc", "mujoco", "bullet")):
     return out
 
 
-def wait_quiet(max_load, deadline):
-    while os.getloadavg()[0] >= max_load:
-        if time.time() > deadline:
-            fail(f"the load average stayed at or above {max_load} (now {os.getloadavg()[0]:.2f}); "
-                 "timings need a quiet machine: nothing written", code=3)
-        time.sleep(15)
-    return os.getloadavg()[0]
+def wait_quiet(max_load, wait_seconds):
+    load = wait_for_load(max_load, wait_seconds, poll_seconds=15)
+    if load >= max_load:
+        fail(f"the load average stayed at or above {max_load} (now {load:.2f}); "
+             "timings need a quiet machine: nothing written", code=3)
+    return load
 
 
 def main():
@@ -94,7 +94,7 @@ def main():
             for k in range(len(todo)):
                 label, cmd, single = todo[(k + r) % len(todo)]  # rotated order: engines interleaved
                 for attempt in range(args.max_redo + 1):
-                    load = wait_quiet(args.max_load, time.time() + args.wait)
+                    load = wait_quiet(args.max_load, args.wait)
                     path = os.path.join(args.work, f"{name}_{label.replace(' ', '_')}_{r}.h5")
                     print(f"+ [{name} repeat {r + 1}, load {load:.2f}] {' '.join(cmd)}", file=sys.stderr, flush=True)
                     code, wall, cpu, _ = timed_run(cmd + ["--out", path], subprocess.DEVNULL)

@@ -26,12 +26,12 @@ import os
 import statistics
 import subprocess
 import sys
-import time
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from converged_force import converged_force  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "analysis"))
+from converged_force import converged_force  # noqa: E402
+from quiet_machine import wait_for_load  # noqa: E402
 SCENE = os.path.join(ROOT, "scenarios", "bubble_grasp", "teddy.json")
 COMMITTED_REFERENCES = ("low", "full")  # reference/bubble_grasp_teddy/*.h5
 SCENARIO = "bubble_grasp_teddy"
@@ -57,19 +57,11 @@ def make_references(args, embeddings):
     return refs
 
 
-def load():
-    return float(open("/proc/loadavg").read().split()[0])
-
-
 def timed_run(args, embedding):
     """(wall seconds, load before) of one 2-thread run, started once the load average is below
     --max-load (waiting up to --wait seconds; after that it runs anyway, its load recorded)."""
     out = os.path.join(args.work, "timing", f"{embedding}.h5")
-    waited = 0
-    while load() >= args.max_load and waited < args.wait:
-        time.sleep(5)
-        waited += 5
-    before = load()
+    before = wait_for_load(args.max_load, args.wait)
     run = subprocess.run([args.eipc, "run", SCENE, "--dt", "0.02", "--embedding", embedding, "--threads", "2",
                           "--json", "--out", out] + SPLIT_SETS, capture_output=True, text=True)
     if run.returncode != 0:
@@ -127,7 +119,7 @@ def main():
 
 def write_markdown(args, rows, walls, certified, reference, reference_nodes):
     name = os.path.basename(args.out)
-    lines = [f"# The teddy's squeeze force per embedding, against the converged force\n",
+    lines = ["# The teddy's squeeze force per embedding, against the converged force\n",
              f"Made by `scenarios/locking/table.py` (docstring: what is measured). Hold force: mean x force "
              f"(normal + friction) on bubble_left from the teddy over 3-4 s at h = 0.005 s. Converged "
              f"reference: {reference:.3f} N, the full-space bear at {reference_nodes} nodes "
