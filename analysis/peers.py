@@ -248,6 +248,7 @@ def main():
                     help="only tabulate what WORK holds (a sweep would re-run incomplete runs, e.g. Bullet's)")
     args = ap.parse_args()
     engines = args.engines.split(",")
+    load_before = os.getloadavg()[0]
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -333,8 +334,9 @@ def main():
     lines = ["# eipc and peer engines on the same scenes", "",
              f"Made by `/usr/bin/python3 analysis/peers.py --engines {args.engines}` (docs/peers.md: mapping, "
              "settings, columns, and what the numbers say); each peer with its per-scene settings file "
-             f"(scenarios/peers). Wall times are single runs on a shared 2-core machine (load average "
-             f"{open('/proc/loadavg').read().split()[0]} when the table was written).", "",
+             f"(scenarios/peers). Wall times are single runs, run back to back on a shared 2-core machine "
+             f"(1-minute load average {load_before:.2f} before the first, {os.getloadavg()[0]:.2f} when the "
+             "table was written), so they are rough; results/peers_timing.md has the quiet, repeated ones.", "",
              "| scene | engine | h [s] | status | reached [s] | wall [s] | real-time factor | steps per h | "
              "frames clear | frames intersecting | deepest [m] | lift [m] | hold force / m g | slip [mm] | "
              "E(h) [m] | order |",

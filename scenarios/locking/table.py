@@ -119,13 +119,14 @@ def main():
 
 def write_markdown(args, rows, walls, certified, reference, reference_nodes):
     name = os.path.basename(args.out)
+    loads = [x[1] for runs in walls.values() for x in runs]
     lines = ["# The teddy's squeeze force per embedding, against the converged force\n",
              f"Made by `scenarios/locking/table.py` (docstring: what is measured). Hold force: mean x force "
              f"(normal + friction) on bubble_left from the teddy over 3-4 s at h = 0.005 s. Converged "
              f"reference: {reference:.3f} N, the full-space bear at {reference_nodes} nodes "
              f"(results/locking_reference.md). Force error: signed, positive = squeezes harder. Wall: the "
              f"4 s grasp at h = 0.02 s on 2 threads, median of {args.repeats} interleaved runs [range], "
-             f"load average before each run in `{name}.csv`. Fitted order: slope of log E(h) over "
+             f"load average before each run {min(loads):.2f}-{max(loads):.2f} (each in `{name}.csv`). Fitted order: slope of log E(h) over "
              f"h = 0.02, 0.01, 0.005 s against each method's own h = 5e-4 s reference. Certified: runs of "
              f"the sweep whose every frame `eipc certify` found free of intersections.\n",
              "| embedding | nodes | hold force (N) | force error | wall (s) | fitted order | certified |",
