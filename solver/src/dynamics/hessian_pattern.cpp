@@ -28,6 +28,12 @@ HessianPattern::HessianPattern(const DofSystem& sys) {
           for (int d = 0; d < 3; ++d)
             for (int f = 0; f < 3; ++f) t.emplace_back(offset + 3 * tets(e, a) + d, offset + 3 * tets(e, b) + f, 0.0);
   }
+  for (std::size_t i = 0; i < sys.rotated_bodies().size(); ++i) {
+    const int offset = 3 * sys.node_offset(sys.rotated_body_index()[i]);
+    const int dofs = 3 * sys.rotated_bodies()[i].num_nodes();
+    for (int c = 0; c < dofs; ++c)
+      for (int r = 0; r < dofs; ++r) t.emplace_back(offset + r, offset + c, 0.0);
+  }
   for (int i = 0; i < n; ++i) t.emplace_back(i, i, 0.0);
   mass_.resize(n, n);
   mass_.setFromTriplets(t.begin(), t.end());
@@ -46,6 +52,15 @@ HessianPattern::HessianPattern(const DofSystem& sys) {
         for (int r = 0; r < 12; ++r)
           slots[144 * e + 12 * c + r] =
               value_slot(mass_, offset + 3 * tets(e, r / 3) + r % 3, offset + 3 * tets(e, c / 3) + c % 3);
+  }
+  dense_slots_.resize(sys.rotated_bodies().size());
+  for (std::size_t i = 0; i < sys.rotated_bodies().size(); ++i) {
+    const int offset = 3 * sys.node_offset(sys.rotated_body_index()[i]);
+    const int dofs = 3 * sys.rotated_bodies()[i].num_nodes();
+    std::vector<int>& slots = dense_slots_[i];
+    slots.resize(static_cast<std::size_t>(dofs) * dofs);
+    for (int c = 0; c < dofs; ++c)
+      for (int r = 0; r < dofs; ++r) slots[static_cast<std::size_t>(c) * dofs + r] = value_slot(mass_, offset + r, offset + c);
   }
 }
 

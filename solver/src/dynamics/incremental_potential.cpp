@@ -51,10 +51,13 @@ ContactSet IncrementalPotential::contacts(const Positions& q, const Candidates& 
 }
 
 std::vector<double> IncrementalPotential::elastic_energies(const Positions& q) const {
-  std::vector<double> elastic(sys_.elastic_bodies().size());
+  const std::size_t n = sys_.elastic_bodies().size();
+  std::vector<double> elastic(n + sys_.rotated_bodies().size());
   for_each_elastic_body(sys_, [&](std::size_t i) {
     elastic[i] = sys_.elastic_bodies()[i].energy(body_nodes(sys_, sys_.elastic_body_index()[i], q));
   });
+  for (std::size_t i = 0; i < sys_.rotated_bodies().size(); ++i)
+    elastic[n + i] = sys_.rotated_bodies()[i].energy(body_nodes(sys_, sys_.rotated_body_index()[i], q));
   return elastic;
 }
 
@@ -99,6 +102,12 @@ VecX IncrementalPotential::gradient(const StepContext& s, const Positions& q, co
           const int body = sys_.elastic_body_index()[i];
           sys_.elastic_bodies()[i].add_gradient(body_nodes(sys_, body, q), elastic, 3 * sys_.node_offset(body));
         });
+        for (std::size_t i = 0; i < sys_.rotated_bodies().size(); ++i) {
+          const int body = sys_.rotated_body_index()[i];
+          VecX g;
+          sys_.rotated_bodies()[i].energy_and_gradient(body_nodes(sys_, body, q), g);
+          elastic.segment(3 * sys_.node_offset(body), g.size()) += g;
+        }
       },
       [&] { contact = contact_gradient(s, sys_.collision().positions(q), contacts); });
   return gradient_from_parts(s, q, elastic, contact);
@@ -162,6 +171,14 @@ void IncrementalPotential::gradient_and_hessian(const StepContext& s, const Posi
         for (int a = 0; a < 4; ++a) elastic.segment<3>(offset + 3 * eb.tets()(t, a)) += local_g_[i][t].segment<3>(3 * a);
       scatter_elements(i, h2, values.data());
     });
+    for (std::size_t i = 0; i < sys_.rotated_bodies().size(); ++i) {
+      const int body = sys_.rotated_body_index()[i];
+      VecX g;
+      MatX hb;
+      sys_.rotated_bodies()[i].gradient_and_hessian(body_nodes(sys_, body, q), g, hb);
+      elastic.segment(3 * sys_.node_offset(body), g.size()) += g;
+      scatter_dense(i, hb, h2, values.data());
+    }
     if (s.damping.nonZeros() > 0) {
       const double* d = s.damping.valuePtr();
       for (std::size_t k = 0; k < values.size(); ++k) values[k] += d[k];
@@ -240,6 +257,12 @@ void IncrementalPotential::scatter_elements(std::size_t i, double scale, double*
   }
 }
 
+void IncrementalPotential::scatter_dense(std::size_t i, const MatX& hessian, double scale, double* values) const {
+  const std::vector<int>& slots = pattern_.dense_slots(static_cast<int>(i));
+  const double* hb = hessian.data();  // column-major, as the slots
+  for (std::size_t k = 0; k < slots.size(); ++k) values[slots[k]] += scale * hb[k];
+}
+
 SparseMatrix IncrementalPotential::damping_matrix(const Positions& q) const {
   // Same per-tet derivatives and value positions as the Hessian's elastic part.
   // One named result returned on every path: Eigen's SparseMatrix has no move,
@@ -248,6 +271,8 @@ SparseMatrix IncrementalPotential::damping_matrix(const Positions& q) const {
   bool damped = false;
   for (std::size_t i = 0; i < sys_.elastic_bodies().size(); ++i)
     damped = damped || sys_.bodies()[sys_.elastic_body_index()[i]].rayleigh_beta > 0.0;
+  for (std::size_t i = 0; i < sys_.rotated_bodies().size(); ++i)
+    damped = damped || sys_.bodies()[sys_.rotated_body_index()[i]].rayleigh_beta > 0.0;
   if (!damped) return D;
   D = pattern_.mass();
   std::fill(D.valuePtr(), D.valuePtr() + D.nonZeros(), 0.0);
@@ -259,6 +284,15 @@ SparseMatrix IncrementalPotential::damping_matrix(const Positions& q) const {
     sys_.elastic_bodies()[i].tet_hessians(body_nodes(sys_, body, q), true, local_h_[i]);
     scatter_elements(i, beta_h, D.valuePtr());
   });
+  for (std::size_t i = 0; i < sys_.rotated_bodies().size(); ++i) {
+    const int body = sys_.rotated_body_index()[i];
+    const double beta_h = sys_.bodies()[body].rayleigh_beta * params_.dt;
+    if (beta_h <= 0.0) continue;
+    VecX g;
+    MatX hb;
+    sys_.rotated_bodies()[i].gradient_and_hessian(body_nodes(sys_, body, q), g, hb);
+    scatter_dense(i, hb, beta_h, D.valuePtr());
+  }
   return D;
 }
 

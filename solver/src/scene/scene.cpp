@@ -1,5 +1,6 @@
 #include "eipc/scene/scene.hpp"
 
+#include "eipc/embedding/coarsened_stiffness.hpp"
 #include "eipc/embedding/embedded_body.hpp"
 #include "eipc/mesh/read_mesh.hpp"
 #include "eipc/mesh/surface.hpp"
@@ -182,20 +183,39 @@ Body read_embedding(const Field& f, const std::filesystem::path& dir, const Body
                     EmbeddingReport& report) {
   if (name == "affine") return embed_body(full, enclosing_tet(full.fine_rest), name, f.at("name").string(), &report);
   const Field entry = f.at("embeddings").child(name.c_str());
-  // A path (or "affine"), or {"mesh": PATH, "split_disconnected_parts": true}.
+  // A path (or "affine"), or {"mesh": PATH, "split_disconnected_parts": true,
+  // "coarsened_stiffness": true | FINER_TET_MESH}.
   EmbeddingOptions options;
   if (entry.value().is_object()) {
-    entry.require_known_keys({"mesh", "split_disconnected_parts"});
+    entry.require_known_keys({"mesh", "split_disconnected_parts", "coarsened_stiffness"});
     options.split_disconnected_parts = entry.boolean_or("split_disconnected_parts", false);
   }
   const Field mesh = entry.value().is_object() ? entry.at("mesh") : entry;
-  if (mesh.string() == "affine")
-    return embed_body(full, enclosing_tet(full.fine_rest), name, f.at("name").string(), &report, options);
-  const std::string path = existing_file(mesh, dir);
-  TetMesh emb = read_tet_mesh(path);
-  if (f.has("transform")) apply_transform(f.child("transform"), emb.vertices);
-  validate_tet_mesh(emb, path);
-  return embed_body(full, emb, name, path, &report, options);
+  Body body;
+  std::string path = f.at("name").string();
+  if (mesh.string() == "affine") {
+    body = embed_body(full, enclosing_tet(full.fine_rest), name, path, &report, options);
+  } else {
+    path = existing_file(mesh, dir);
+    TetMesh emb = read_tet_mesh(path);
+    if (f.has("transform")) apply_transform(f.child("transform"), emb.vertices);
+    validate_tet_mesh(emb, path);
+    body = embed_body(full, emb, name, path, &report, options);
+  }
+  if (entry.value().is_object() && entry.has("coarsened_stiffness")) {
+    const Field coarsen = entry.at("coarsened_stiffness");
+    if (coarsen.value().is_boolean()) {
+      if (coarsen.value().get<bool>())
+        body.coarsened_stiffness = coarsened_stiffness(body, full.fine_rest, full.fine_tets, full.material, path);
+    } else {  // a finer tet mesh of the same body, in the body mesh's frame
+      const std::string fine_path = existing_file(coarsen, dir);
+      TetMesh fine = read_tet_mesh(fine_path);
+      if (f.has("transform")) apply_transform(f.child("transform"), fine.vertices);
+      validate_tet_mesh(fine, fine_path);
+      body.coarsened_stiffness = coarsened_stiffness(body, fine.vertices, fine.tets, full.material, fine_path);
+    }
+  }
+  return body;
 }
 
 Body read_body(const Field& f, const std::filesystem::path& dir, const SceneOverrides& overrides,

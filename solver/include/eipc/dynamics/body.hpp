@@ -20,6 +20,9 @@ struct Body : SimulationNodes {
   bool kinematic = false;        ///< every node follows `motion` (no elasticity)
   Material material;             ///< unused for kinematic bodies
   double rayleigh_beta = 0.0;    ///< stiffness-proportional damping (s)
+  /// Non-empty: the body's elasticity is RotatedLinearElasticity with this
+  /// stiffness on the nodes (a coarsened embedding), not the elements' energy.
+  MatX coarsened_stiffness;
 
   // Full-resolution mesh (what is written, rendered, collided and certified).
   Positions fine_rest;

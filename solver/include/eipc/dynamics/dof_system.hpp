@@ -8,6 +8,7 @@
 #include "eipc/embedding/collision_map.hpp"
 #include "eipc/embedding/largest_move.hpp"
 #include "eipc/elasticity/elastic_body.hpp"
+#include "eipc/elasticity/rotated_linear_elasticity.hpp"
 
 #include <Eigen/Sparse>
 #include <vector>
@@ -49,6 +50,9 @@ public:
 
   const std::vector<ElasticBody>& elastic_bodies() const { return elastic_; }
   const std::vector<int>& elastic_body_index() const { return elastic_body_; }  ///< body of each elastic_bodies() entry
+  /// Bodies with a coarsened stiffness, and the body of each.
+  const std::vector<RotatedLinearElasticity>& rotated_bodies() const { return rotated_; }
+  const std::vector<int>& rotated_body_index() const { return rotated_body_; }
   const std::vector<PrescribedNode>& prescribed() const { return prescribed_; }
 
 private:
@@ -61,6 +65,8 @@ private:
   double typical_node_mass_ = 1.0;
   std::vector<ElasticBody> elastic_;
   std::vector<int> elastic_body_;
+  std::vector<RotatedLinearElasticity> rotated_;
+  std::vector<int> rotated_body_;
   std::vector<PrescribedNode> prescribed_;
   std::vector<LargestMove> largest_move_;  ///< of each body's fine vertices
 };

@@ -1,6 +1,6 @@
 // The part of the Newton matrix's sparsity that never changes during a
 // simulation: the 3x3 node blocks of the reduced mass matrix, of every elastic
-// element and of every diagonal. It is built once per DofSystem, so each
+// element, of every rotated body's nodes (all pairs) and of every diagonal. It is built once per DofSystem, so each
 // iteration copies it and adds element blocks straight into its values through
 // precomputed positions (no triplets, no sorting), and the sparse Cholesky
 // sees the same pattern from one iteration to the next.
@@ -24,12 +24,16 @@ public:
   const int* element_slots(int elastic_body, int tet) const {
     return &element_slots_[elastic_body][144 * static_cast<std::size_t>(tet)];
   }
+  /// Value positions of the dense block of rotated body `rotated_body` (index into
+  /// rotated_bodies()), column-major: entry (r, c) of its 3n x 3n Hessian at c * 3n + r.
+  const std::vector<int>& dense_slots(int rotated_body) const { return dense_slots_[rotated_body]; }
   /// Value position of diagonal entry (dof, dof).
   int diagonal_slot(int dof) const { return diagonal_slots_[dof]; }
 
 private:
   SparseMatrix mass_;
   std::vector<std::vector<int>> element_slots_;
+  std::vector<std::vector<int>> dense_slots_;
   std::vector<int> diagonal_slots_;
 };
 

@@ -55,7 +55,7 @@ public:
   ContactSet contacts(const Positions& q, const Candidates& candidates) const;
 
   double energy(const StepContext& s, const Positions& q, const ContactSet& contacts) const;
-  /// Phi of each elastic body at q (elastic_bodies() order): energy()'s elastic
+  /// Phi of each elastic body at q (elastic_bodies(), then rotated_bodies() order): energy()'s elastic
   /// part, which does not depend on the contacts, so it can be computed beside them.
   std::vector<double> elastic_energies(const Positions& q) const;
   /// energy() with the elastic part given (elastic_energies(q)); the same value bit for bit.
@@ -82,6 +82,8 @@ private:
   VecX gradient_from_parts(const StepContext& s, const Positions& q, const VecX& elastic, const VecX& contact) const;
   /// Adds scale * (each tet's Hessian in local_h_[i]) of elastic body i into values on the fixed pattern.
   void scatter_elements(std::size_t i, double scale, double* values) const;
+  /// Adds scale * hessian (column-major, 3n x 3n) of rotated body i into values on the fixed pattern.
+  void scatter_dense(std::size_t i, const MatX& hessian, double scale, double* values) const;
 
   /// Adds J_c^T local J_c of every contact into H's values; node pairs missing
   /// from H's pattern go to `missing` instead.

@@ -1,0 +1,93 @@
+#include "eipc/elasticity/rotated_linear_elasticity.hpp"
+
+#include <Eigen/SVD>
+
+namespace eipc {
+
+/// Everything Phi and its derivatives need at one q.
+struct RotatedLinearElasticity::Frame {
+  Mat3 R;         ///< polar rotation of A
+  Mat3 G_inv;     ///< (tr(S) I - S)^{-1}: d omega = G^{-1} sum_i p_i x (R^T dq_i), dR = R [omega]x
+  Positions y;    ///< R^T (q_i - c)
+  VecX d;         ///< y_i - (q0_i - c0), flattened
+  VecX Kd;        ///< K d
+};
+
+RotatedLinearElasticity::RotatedLinearElasticity(const Positions& rest, MatX stiffness)
+    : rest_centered_(rest.rowwise() - rest.colwise().mean()), stiffness_(std::move(stiffness)) {
+  const Eigen::Index n = 3 * rest.rows();
+  if (stiffness_.rows() != n || stiffness_.cols() != n)
+    throw InputError("rotated linear elasticity: a " + std::to_string(stiffness_.rows()) + "x" +
+                     std::to_string(stiffness_.cols()) + " stiffness for " + std::to_string(rest.rows()) +
+                     " nodes (expected " + std::to_string(n) + "x" + std::to_string(n) + ")");
+}
+
+RotatedLinearElasticity::Frame RotatedLinearElasticity::frame(const Positions& q) const {
+  const Positions centered = q.rowwise() - q.colwise().mean();
+  const Mat3 A = centered.transpose() * rest_centered_;
+  Eigen::JacobiSVD<Mat3> svd(A, Eigen::ComputeFullU | Eigen::ComputeFullV);
+  Mat3 U = svd.matrixU();
+  Vec3 sigma = svd.singularValues();
+  if ((U * svd.matrixV().transpose()).determinant() < 0.0) {  // reflection: the closest rotation flips the smallest
+    U.col(2) *= -1.0;
+    sigma[2] *= -1.0;
+  }
+  Frame f;
+  f.R = U * svd.matrixV().transpose();
+  const Mat3 S = svd.matrixV() * sigma.asDiagonal() * svd.matrixV().transpose();
+  f.G_inv = (S.trace() * Mat3::Identity() - S).inverse();
+  // Centred: K annihilates translations, so this changes no derivative, but a
+  // large translation no longer cancels in d^T K d.
+  f.y = centered * f.R;
+  f.d = VecX(3 * q.rows());
+  for (Eigen::Index i = 0; i < q.rows(); ++i) f.d.segment<3>(3 * i) = (f.y.row(i) - rest_centered_.row(i)).transpose();
+  f.Kd = stiffness_ * f.d;
+  return f;
+}
+
+Mat3 RotatedLinearElasticity::rotation(const Positions& q) const { return frame(q).R; }
+
+double RotatedLinearElasticity::energy(const Positions& q) const {
+  const Frame f = frame(q);
+  return 0.5 * f.d.dot(f.Kd);
+}
+
+double RotatedLinearElasticity::energy_and_gradient(const Positions& q, VecX& gradient) const {
+  return gradient_at(frame(q), gradient);
+}
+
+double RotatedLinearElasticity::gradient_at(const Frame& f, VecX& gradient) const {
+  const Eigen::Index n = f.y.rows();
+  // dPhi/dq_i = R (K d)_i + (d omega/dq_i)^T g,  g = dPhi/d omega = sum_i (K d)_i x y_i.
+  Vec3 g = Vec3::Zero();
+  for (Eigen::Index i = 0; i < n; ++i) g += f.Kd.segment<3>(3 * i).cross(f.y.row(i).transpose());
+  const Vec3 Gg = f.G_inv * g;
+  gradient.resize(3 * n);
+  for (Eigen::Index i = 0; i < n; ++i)
+    gradient.segment<3>(3 * i) = f.R * (f.Kd.segment<3>(3 * i) - rest_centered_.row(i).transpose().cross(Gg));
+  return 0.5 * f.d.dot(f.Kd);
+}
+
+void RotatedLinearElasticity::gradient_and_hessian(const Positions& q, VecX& gradient, MatX& hessian) const {
+  const Frame f = frame(q);
+  gradient_at(f, gradient);
+  // D = dd/dq: dd_i/dq_j = delta_ij R^T + [y_i]x G^{-1} [p_j]x R^T.
+  const Eigen::Index n = q.rows();
+  auto cross_matrix = [](const Vec3& v) {  // [v]x
+    Mat3 m;
+    m << 0, -v.z(), v.y(), v.z(), 0, -v.x(), -v.y(), v.x(), 0;
+    return m;
+  };
+  MatX D = MatX::Zero(3 * n, 3 * n);
+  std::vector<Mat3> right(n);  // G^{-1} [p_j]x R^T
+  for (Eigen::Index j = 0; j < n; ++j) right[j] = f.G_inv * cross_matrix(rest_centered_.row(j).transpose()) * f.R.transpose();
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const Mat3 yi = cross_matrix(f.y.row(i).transpose());
+    for (Eigen::Index j = 0; j < n; ++j) D.block<3, 3>(3 * i, 3 * j) = yi * right[j];
+    D.block<3, 3>(3 * i, 3 * i) += f.R.transpose();
+  }
+  hessian.noalias() = D.transpose() * (stiffness_ * D);
+  hessian = 0.5 * (hessian + hessian.transpose()).eval();
+}
+
+}  // namespace eipc
