@@ -13,13 +13,18 @@ SERIES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.ab
                       "results", "locking_reference.csv")
 
 
-def converged_force(path=SERIES):
-    """(hold force in N, nodes) of the finest complete level."""
+def converged_level(path=SERIES):
+    """The finest complete level: its row of the series (surface_splits, max_tet_volume, ...)."""
     with open(path, newline="") as f:
         rows = [r for r in csv.DictReader(f) if r["status"] == "complete"]
     if not rows:
         sys.exit(f"error: {path}: no complete level")
-    finest = max(rows, key=lambda r: int(r["nodes"]))
+    return max(rows, key=lambda r: int(r["nodes"]))
+
+
+def converged_force(path=SERIES):
+    """(hold force in N, nodes) of the finest complete level."""
+    finest = converged_level(path)
     return float(finest["hold_force_N"]), int(finest["nodes"])
 
 

@@ -21,7 +21,6 @@ import subprocess
 import sys
 import time
 
-import h5py
 import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -33,6 +32,7 @@ TEDDY = os.path.join(ROOT, "scenarios", "assets", "drake", "teddy.vtk")
 TETGEN = os.path.join(ROOT, "scenarios", "generators", "subdivided_tetgen.py")
 DEFAULT_LEVELS = "0:1e-3,0:2e-4,0:5e-5,1:2e-5,1:5e-6,2:5e-6"
 HOLD = (3.0, 4.0)
+DEFAULT_WORK = os.path.join(ROOT, "out", "locking_reference")
 
 
 def hold_force(path):
@@ -41,14 +41,23 @@ def hold_force(path):
     return float(np.mean(s.normal[held, 0] + s.friction[held, 0])), s.status
 
 
-def run_level(args, levels, volume):
+def level_mesh(work, levels, volume):
+    """The bear's tet mesh of one level (surface split `levels` times, tets no larger than
+    `volume`), in teddy.vtk's frame; made with TetGen unless WORK already holds it."""
     name = f"teddy_s{levels}_v{volume}"
-    mesh = os.path.join(args.work, name + ".msh")
+    mesh = os.path.join(work, name + ".msh")
     if not os.path.exists(mesh):
-        report = subprocess.run([sys.executable, TETGEN, TEDDY, os.path.join(args.work, name + "_tetgen"), mesh,
+        os.makedirs(work, exist_ok=True)
+        report = subprocess.run([sys.executable, TETGEN, TEDDY, os.path.join(work, name + "_tetgen"), mesh,
                                  str(levels), f"pYq1.4a{volume}"], check=True, capture_output=True, text=True).stdout
         with open(mesh + ".json", "w") as f:
             f.write(report)
+    return mesh
+
+
+def run_level(args, levels, volume):
+    name = f"teddy_s{levels}_v{volume}"
+    mesh = level_mesh(args.work, levels, volume)
     info = json.load(open(mesh + ".json"))
     run = os.path.join(args.work, f"{name}_dt{args.dt}.h5")
     summary_path = run + ".summary.json"
@@ -71,7 +80,7 @@ def run_level(args, levels, volume):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--work", default="out/locking_reference")
+    p.add_argument("--work", default=DEFAULT_WORK)
     p.add_argument("--eipc", default=os.path.join(ROOT, "build", "bin", "eipc"))
     p.add_argument("--dt", type=float, default=0.01)
     p.add_argument("--levels", default=DEFAULT_LEVELS)

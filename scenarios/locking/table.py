@@ -2,7 +2,8 @@
 """How far each embedding's squeeze force is from the converged one, and at what cost (issue 40).
 
     scenarios/locking/table.py [--work out/locking] [--eipc build/bin/eipc] [--repeats 3]
-        [--embeddings full,affine,low,low_split,medium,medium_split] [--out results/locking]
+        [--embeddings full,affine,low,low_split,low_coarsened,medium,medium_split,medium_coarsened]
+        [--out results/locking]
 
 1. `eipc sweep` of the teddy grasp (scenarios/bubble_grasp/teddy.json) at h = 0.02, 0.01,
    0.005 s with every embedding, against fine-step references (the committed low and full
@@ -30,16 +31,28 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "analysis"))
-from converged_force import converged_force  # noqa: E402
+from converged_force import converged_force, converged_level  # noqa: E402
+from reference_series import DEFAULT_WORK, level_mesh  # noqa: E402
 from quiet_machine import wait_for_load  # noqa: E402
 SCENE = os.path.join(ROOT, "scenarios", "bubble_grasp", "teddy.json")
 COMMITTED_REFERENCES = ("low", "full")  # reference/bubble_grasp_teddy/*.h5
 SCENARIO = "bubble_grasp_teddy"
-# The lattices with their tets split per connected part (docs/embedding.md), added to the
-# scene with --set so teddy.json, and the references made from it, stay as committed.
-SPLIT = {"low_split": "../assets/embeddings/teddy_low.msh", "medium_split": "../assets/embeddings/teddy_medium.msh"}
-SPLIT_SETS = [arg for name, mesh in SPLIT.items() for arg in
-              ("--set", f'bodies.teddy.embeddings.{name}={{"mesh": "{mesh}", "split_disconnected_parts": true}}')]
+LOW, MEDIUM = "../assets/embeddings/teddy_low.msh", "../assets/embeddings/teddy_medium.msh"
+
+
+def added_embeddings():
+    """The embeddings this study adds to the scene with --set, so teddy.json, and the
+    references made from it, stay as committed (docs/embedding.md): the lattices with their
+    tets split per connected part, and with the stiffness coarsened from the converged
+    reference's own bear (made by TetGen unless out/locking_reference holds it)."""
+    level = converged_level()
+    fine = level_mesh(DEFAULT_WORK, int(level["surface_splits"]), level["max_tet_volume"])
+    entries = {"low_split": {"mesh": LOW, "split_disconnected_parts": True},
+               "medium_split": {"mesh": MEDIUM, "split_disconnected_parts": True},
+               "low_coarsened": {"mesh": LOW, "coarsened_stiffness": fine},
+               "medium_coarsened": {"mesh": MEDIUM, "coarsened_stiffness": fine}}
+    return [arg for name, entry in entries.items()
+            for arg in ("--set", f"bodies.teddy.embeddings.{name}={json.dumps(entry)}")]
 
 
 def make_references(args, embeddings):
@@ -52,7 +65,7 @@ def make_references(args, embeddings):
         if e in COMMITTED_REFERENCES:
             os.symlink(os.path.join(ROOT, "reference", SCENARIO, e + ".h5"), target)
         else:
-            subprocess.run([os.path.join(ROOT, "reference", "make"), SCENE, e, "--out", refs, "--no-xdmf"] + SPLIT_SETS,
+            subprocess.run([os.path.join(ROOT, "reference", "make"), SCENE, e, "--out", refs, "--no-xdmf"] + args.added,
                            check=True, env=dict(os.environ, EIPC=args.eipc))
     return refs
 
@@ -63,7 +76,7 @@ def timed_run(args, embedding):
     out = os.path.join(args.work, "timing", f"{embedding}.h5")
     before = wait_for_load(args.max_load, args.wait)
     run = subprocess.run([args.eipc, "run", SCENE, "--dt", "0.02", "--embedding", embedding, "--threads", "2",
-                          "--json", "--out", out] + SPLIT_SETS, capture_output=True, text=True)
+                          "--json", "--out", out] + args.added, capture_output=True, text=True)
     if run.returncode != 0:
         sys.exit(f"error: {embedding} at h = 0.02 failed (exit {run.returncode}): {run.stderr.strip()}")
     return json.loads(run.stdout)["wall_seconds"], before
@@ -73,18 +86,20 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--work", default=os.path.join(ROOT, "out", "locking"))
     p.add_argument("--eipc", default=os.path.join(ROOT, "build", "bin", "eipc"))
-    p.add_argument("--embeddings", default="full,affine,low,low_split,medium,medium_split")
+    p.add_argument("--embeddings",
+                   default="full,affine,low,low_split,low_coarsened,medium,medium_split,medium_coarsened")
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--max-load", type=float, default=0.5)
     p.add_argument("--wait", type=float, default=600, help="seconds to wait for --max-load before each run")
     p.add_argument("--out", default=os.path.join(ROOT, "results", "locking"))
     args = p.parse_args()
     embeddings = args.embeddings.split(",")
+    args.added = added_embeddings()
     reference, reference_nodes = converged_force()
     refs = make_references(args, embeddings)
     sweep = os.path.join(args.work, "sweep")
     subprocess.run([args.eipc, "sweep", SCENE, "--dt", "0.02,0.01,0.005", "--embedding", ",".join(embeddings),
-                    "--set", "output.every=0.005", "--reference", refs, "--out", sweep] + SPLIT_SETS, check=True)
+                    "--set", "output.every=0.005", "--reference", refs, "--out", sweep] + args.added, check=True)
     report = os.path.join(args.work, "report")
     subprocess.run([args.eipc, "report", sweep, "--out", report, "--pair", "bubble_left,teddy", "--hold", "3,4",
                     "--force-reference=" + repr(reference)], check=True)
@@ -120,13 +135,14 @@ def main():
 def write_markdown(args, rows, walls, certified, reference, reference_nodes):
     name = os.path.basename(args.out)
     loads = [x[1] for runs in walls.values() for x in runs]
+    load_range = f"{min(loads):.2f}-{max(loads):.2f}" if loads else "(not timed)"
     lines = ["# The teddy's squeeze force per embedding, against the converged force\n",
              f"Made by `scenarios/locking/table.py` (docstring: what is measured). Hold force: mean x force "
              f"(normal + friction) on bubble_left from the teddy over 3-4 s at h = 0.005 s. Converged "
              f"reference: {reference:.3f} N, the full-space bear at {reference_nodes} nodes "
              f"(results/locking_reference.md). Force error: signed, positive = squeezes harder. Wall: the "
              f"4 s grasp at h = 0.02 s on 2 threads, median of {args.repeats} interleaved runs [range], "
-             f"load average before each run {min(loads):.2f}-{max(loads):.2f} (each in `{name}.csv`). Fitted order: slope of log E(h) over "
+             f"load average before each run {load_range} (each in `{name}.csv`). Fitted order: slope of log E(h) over "
              f"h = 0.02, 0.01, 0.005 s against each method's own h = 5e-4 s reference. Certified: runs of "
              f"the sweep whose every frame `eipc certify` found free of intersections.\n",
              "| embedding | nodes | hold force (N) | force error | wall (s) | fitted order | certified |",

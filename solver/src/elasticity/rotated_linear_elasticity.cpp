@@ -71,22 +71,30 @@ double RotatedLinearElasticity::gradient_at(const Frame& f, VecX& gradient) cons
 void RotatedLinearElasticity::gradient_and_hessian(const Positions& q, VecX& gradient, MatX& hessian) const {
   const Frame f = frame(q);
   gradient_at(f, gradient);
-  // D = dd/dq: dd_i/dq_j = delta_ij R^T + [y_i]x G^{-1} [p_j]x R^T.
+  // D = dd/dq = blockdiag(R^T) + Y Z, with Y (3n x 3) stacking [y_i]x and Z (3 x 3n)
+  // the blocks G^{-1} [p_j]x R^T: a rank-3 change of a block rotation, so
+  //   D^T K D = Rb K Rb^T + P Z + (P Z)^T + Z^T (Y^T K Y) Z,   P = Rb K Y,
+  // costs O(n^2), not the O(n^3) of forming D.
   const Eigen::Index n = q.rows();
   auto cross_matrix = [](const Vec3& v) {  // [v]x
     Mat3 m;
     m << 0, -v.z(), v.y(), v.z(), 0, -v.x(), -v.y(), v.x(), 0;
     return m;
   };
-  MatX D = MatX::Zero(3 * n, 3 * n);
-  std::vector<Mat3> right(n);  // G^{-1} [p_j]x R^T
-  for (Eigen::Index j = 0; j < n; ++j) right[j] = f.G_inv * cross_matrix(rest_centered_.row(j).transpose()) * f.R.transpose();
+  MatX Y(3 * n, 3), Z(3, 3 * n);
   for (Eigen::Index i = 0; i < n; ++i) {
-    const Mat3 yi = cross_matrix(f.y.row(i).transpose());
-    for (Eigen::Index j = 0; j < n; ++j) D.block<3, 3>(3 * i, 3 * j) = yi * right[j];
-    D.block<3, 3>(3 * i, 3 * i) += f.R.transpose();
+    Y.middleRows<3>(3 * i) = cross_matrix(f.y.row(i).transpose());
+    Z.middleCols<3>(3 * i) = f.G_inv * cross_matrix(rest_centered_.row(i).transpose()) * f.R.transpose();
   }
-  hessian.noalias() = D.transpose() * (stiffness_ * D);
+  const MatX KY = stiffness_ * Y;
+  MatX P(3 * n, 3);
+  for (Eigen::Index i = 0; i < n; ++i) P.middleRows<3>(3 * i) = f.R * KY.middleRows<3>(3 * i);
+  hessian.resize(3 * n, 3 * n);
+  for (Eigen::Index j = 0; j < n; ++j)
+    for (Eigen::Index i = 0; i < n; ++i)
+      hessian.block<3, 3>(3 * i, 3 * j) = f.R * stiffness_.block<3, 3>(3 * i, 3 * j) * f.R.transpose();
+  const MatX PZ = P * Z;
+  hessian += PZ + PZ.transpose() + Z.transpose() * (Y.transpose() * KY) * Z;
   hessian = 0.5 * (hessian + hessian.transpose()).eval();
 }
 

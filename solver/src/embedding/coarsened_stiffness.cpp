@@ -2,10 +2,12 @@
 
 #include "eipc/elasticity/elastic_body.hpp"
 #include "eipc/embedding/point_location.hpp"
+#include "eipc/elasticity/lumped_mass.hpp"
 #include "eipc/mesh/volume.hpp"
 #include "eipc/optim/linear_solver.hpp"
 
 #include <Eigen/Dense>
+#include <Eigen/Eigenvalues>
 #include <vector>
 
 namespace eipc {
@@ -30,57 +32,65 @@ MatX rigid_modes(const Positions& x) {
 
 }  // namespace
 
-MatX coarsened_stiffness(const SimulationNodes& nodes, const Positions& fine_rest, const Tets& fine_tets,
+NodeMap locate_in_nodes(const SimulationNodes& nodes, const Positions& points) {
+  const std::vector<TetLocation> loc = locate_points(nodes.node_rest, nodes.elements, points);
+  NodeMap map;
+  map.nodes.resize(points.rows(), 4);
+  map.weights.resize(points.rows(), 4);
+  for (Eigen::Index v = 0; v < points.rows(); ++v)
+    for (int j = 0; j < 4; ++j) {
+      map.nodes(v, j) = nodes.elements(loc[v].tet, j);
+      map.weights(v, j) = loc[v].weights[j];
+    }
+  return map;
+}
+
+MatX coarsened_stiffness(const Positions& fine_rest, const Tets& fine_tets, const NodeMap& to_nodes, int num_nodes,
                          const Material& material, const std::string& source) {
   const Eigen::Index nf = 3 * fine_rest.rows();
-  const Eigen::Index nc = 3 * nodes.num_nodes();
+  const Eigen::Index nc = 3 * static_cast<Eigen::Index>(num_nodes);
 
   std::vector<Eigen::Triplet<double>> t;
   ElasticBody(fine_rest, fine_tets, material).add_hessian_triplets(fine_rest, t, 0, /*project=*/false);
   Sparse K(nf, nf);
   K.setFromTriplets(t.begin(), t.end());
 
-  // J (fine dof <- node dof, barycentric weights) and C = int N_c^T N_f dV, the
-  // volume-weighted fit, integrated at the four quarter points of every fine tet
-  // (fine weights 5/8 at its corner, 1/8 at the others), as embed_mesh spreads volume.
-  const std::vector<TetLocation> loc = locate_points(nodes.node_rest, nodes.elements, fine_rest);
-  std::vector<Eigen::Triplet<double>> jt;
+  // J (fine dof <- node dof) and C = J^T W, W the fine lumped volumes: the fit
+  // weighs the vertices as the embedding's mass matrix J^T M J does.
+  const VecX w = lumped_mass(fine_rest, fine_tets, tet_signed_volumes(fine_rest, fine_tets), 1.0);
+  std::vector<Eigen::Triplet<double>> jt, ct;
+  VecX node_weight = VecX::Zero(num_nodes);
   for (Eigen::Index v = 0; v < fine_rest.rows(); ++v)
-    for (int j = 0; j < 4; ++j)
-      for (int i = 0; i < 3; ++i) jt.emplace_back(3 * v + i, 3 * nodes.elements(loc[v].tet, j) + i, loc[v].weights[j]);
-  Sparse J(nf, nc);
-  J.setFromTriplets(jt.begin(), jt.end());
-
-  const VecX volume = tet_signed_volumes(fine_rest, fine_tets);
-  Positions quarter(4 * fine_tets.rows(), 3);
-  for (Eigen::Index t = 0; t < fine_tets.rows(); ++t) {
-    Eigen::RowVector3d centroid = Eigen::RowVector3d::Zero();
-    for (int j = 0; j < 4; ++j) centroid += 0.25 * fine_rest.row(fine_tets(t, j));
-    for (int j = 0; j < 4; ++j) quarter.row(4 * t + j) = 0.5 * (centroid + fine_rest.row(fine_tets(t, j)));
-  }
-  const std::vector<TetLocation> qloc = locate_points(nodes.node_rest, nodes.elements, quarter);
-  std::vector<Eigen::Triplet<double>> ct;
-  VecX node_weight = VecX::Zero(nodes.num_nodes());
-  for (Eigen::Index t = 0; t < fine_tets.rows(); ++t)
-    for (int k = 0; k < 4; ++k) {
-      const TetLocation& l = qloc[4 * t + k];
-      const double dv = 0.25 * std::abs(volume[t]);
-      for (int a = 0; a < 4; ++a) {
-        const int node = nodes.elements(l.tet, a);
-        node_weight[node] += std::abs(l.weights[a]) * dv;
-        for (int j = 0; j < 4; ++j) {
-          const double fw = j == k ? 0.625 : 0.125;
-          for (int i = 0; i < 3; ++i) ct.emplace_back(3 * node + i, 3 * fine_tets(t, j) + i, l.weights[a] * fw * dv);
-        }
+    for (int j = 0; j < 4; ++j) {
+      const int node = to_nodes.nodes(v, j);
+      const double weight = to_nodes.weights(v, j);
+      if (weight == 0.0) continue;
+      node_weight[node] += std::abs(weight) * w[v];
+      for (int i = 0; i < 3; ++i) {
+        jt.emplace_back(3 * v + i, 3 * node + i, weight);
+        ct.emplace_back(3 * node + i, 3 * v + i, weight * w[v]);
       }
     }
-  for (int node = 0; node < nodes.num_nodes(); ++node)
+  for (int node = 0; node < num_nodes; ++node)
     if (node_weight[node] == 0.0)
       throw InputError(source + ": node " + std::to_string(node) +
-                       " of the embedding has none of the fine mesh's volume in its tets, so its coarsened stiffness "
-                       "is undefined");
-  Sparse C(nc, nf);
+                       " of the embedding carries no vertex of the fine mesh, so its coarsened stiffness is undefined "
+                       "(a finer mesh than the body's must put a vertex in every embedding tet)");
+  Sparse J(nf, nc), C(nc, nf);
+  J.setFromTriplets(jt.begin(), jt.end());
   C.setFromTriplets(ct.begin(), ct.end());
+  // A node motion that moves no fine vertex (J v = 0) would have neither mass nor
+  // coarsened stiffness: refuse such an embedding rather than fail in the solve.
+  MatX fit = MatX::Zero(num_nodes, num_nodes);  // J^T W J per node (the same in x, y, z)
+  for (Eigen::Index v = 0; v < fine_rest.rows(); ++v)
+    for (int a = 0; a < 4; ++a)
+      for (int b = 0; b < 4; ++b)
+        fit(to_nodes.nodes(v, a), to_nodes.nodes(v, b)) += to_nodes.weights(v, a) * to_nodes.weights(v, b) * w[v];
+  const VecX fit_eigenvalues = Eigen::SelfAdjointEigenSolver<MatX>(fit, Eigen::EigenvaluesOnly).eigenvalues();
+  if (fit_eigenvalues[0] < 1e-10 * fit_eigenvalues[num_nodes - 1])
+    throw InputError(source + ": some motion of the embedding's nodes moves no vertex of the fine mesh (the map's "
+                     "fit matrix is singular), so its coarsened stiffness is undefined; use a coarser embedding or "
+                     "a finer mesh");
   // Constraint rows scaled to the stiffness: the solution is the same, the dense
   // saddle-point solve below better conditioned.
   const Sparse CCt = C * C.transpose();

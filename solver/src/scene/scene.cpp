@@ -206,13 +206,17 @@ Body read_embedding(const Field& f, const std::filesystem::path& dir, const Body
     const Field coarsen = entry.at("coarsened_stiffness");
     if (coarsen.value().is_boolean()) {
       if (coarsen.value().get<bool>())
-        body.coarsened_stiffness = coarsened_stiffness(body, full.fine_rest, full.fine_tets, full.material, path);
+        body.coarsened_stiffness =
+            coarsened_stiffness(full.fine_rest, full.fine_tets, body.fine_map, body.num_nodes(), full.material, path);
     } else {  // a finer tet mesh of the same body, in the body mesh's frame
+      if (options.split_disconnected_parts)
+        coarsen.fail("a finer mesh cannot be placed in split embedding tets (their copies overlap); use true");
       const std::string fine_path = existing_file(coarsen, dir);
       TetMesh fine = read_tet_mesh(fine_path);
       if (f.has("transform")) apply_transform(f.child("transform"), fine.vertices);
       validate_tet_mesh(fine, fine_path);
-      body.coarsened_stiffness = coarsened_stiffness(body, fine.vertices, fine.tets, full.material, fine_path);
+      body.coarsened_stiffness = coarsened_stiffness(fine.vertices, fine.tets, locate_in_nodes(body, fine.vertices),
+                                                     body.num_nodes(), full.material, fine_path);
     }
   }
   return body;

@@ -1,6 +1,7 @@
 // Harmonic coarsening (coarsened_stiffness.hpp) against a dense saddle-point
 // oracle, the identity embedding, and the P1 embedding it must be softer than.
 #include "eipc/elasticity/elastic_body.hpp"
+#include "eipc/elasticity/lumped_mass.hpp"
 #include "eipc/embedding/coarsened_stiffness.hpp"
 #include "eipc/embedding/point_location.hpp"
 #include "eipc/mesh/volume.hpp"
@@ -23,11 +24,12 @@ MatX fine_stiffness(const TetMesh& m) {
   return MatX(K);
 }
 
-SimulationNodes nodes_of(const TetMesh& m) {
-  SimulationNodes n;
-  n.node_rest = m.vertices;
-  n.elements = m.tets;
-  return n;
+MatX coarsen(const TetMesh& coarse, const TetMesh& fine, const std::string& source) {
+  SimulationNodes nodes;
+  nodes.node_rest = coarse.vertices;
+  nodes.elements = coarse.tets;
+  return coarsened_stiffness(fine.vertices, fine.tets, locate_in_nodes(nodes, fine.vertices),
+                             static_cast<int>(coarse.vertices.rows()), kRubber, source);
 }
 
 /// J: the P1 map of the coarse mesh at the fine vertices (dense, dof-wise).
@@ -45,27 +47,15 @@ MatX p1_map(const TetMesh& coarse, const Positions& fine) {
 TEST_CASE("coarsened stiffness: the dense saddle-point solution, softer than P1", "[embedding]") {
   const TetMesh fine = box_tet_mesh(Vec3(0, 0, 0), Vec3(0.04, 0.02, 0.02), 4, 2, 2);
   const TetMesh coarse = box_tet_mesh(Vec3(-0.001, -0.001, -0.001), Vec3(0.041, 0.021, 0.021), 2, 1, 1);
-  const MatX Kc = coarsened_stiffness(nodes_of(coarse), fine.vertices, fine.tets, kRubber, "test");
+  const MatX Kc = coarsen(coarse, fine, "test");
 
-  // Oracle: min 1/2 u^T K u subject to C u = C J q, dense, with C = int N_c^T N_f dV
-  // by the quarter-point rule, written out: N_c at a quarter point is P1 of the
-  // coarse mesh there, N_f its fine barycentric weights (5/8 at its corner).
+  // Oracle: min 1/2 u^T K u subject to J^T W u = J^T W J q, dense.
   const MatX K = fine_stiffness(fine);
   const MatX J = p1_map(coarse, fine.vertices);
-  const VecX volume = tet_signed_volumes(fine.vertices, fine.tets);
-  MatX C = MatX::Zero(J.cols(), J.rows());
-  for (Eigen::Index t = 0; t < fine.tets.rows(); ++t)
-    for (int k = 0; k < 4; ++k) {
-      Positions p(1, 3);
-      p.row(0) = 0.5 * fine.vertices.row(fine.tets(t, k));
-      for (int j = 0; j < 4; ++j) p.row(0) += 0.125 * fine.vertices.row(fine.tets(t, j));
-      const MatX Nc = p1_map(coarse, p);  // 3 x 3m
-      MatX Nf = MatX::Zero(3, J.rows());
-      for (int j = 0; j < 4; ++j)
-        Nf.middleCols(3 * fine.tets(t, j), 3) = (j == k ? 0.625 : 0.125) * Mat3::Identity();
-      C += 0.25 * volume[t] * Nc.transpose() * Nf;
-    }
-  C /= C.norm();
+  const VecX w = lumped_mass(fine.vertices, fine.tets, tet_signed_volumes(fine.vertices, fine.tets), 1.0);
+  VecX w3(3 * w.size());
+  for (Eigen::Index v = 0; v < w.size(); ++v) w3.segment<3>(3 * v).setConstant(w[v]);
+  const MatX C = J.transpose() * w3.asDiagonal() * (1.0 / w.maxCoeff());
   const Eigen::Index nf = K.rows(), nc = C.rows();
   MatX A = MatX::Zero(nf + nc, nf + nc);
   A.topLeftCorner(nf, nf) = K;
@@ -109,7 +99,7 @@ TEST_CASE("coarsened stiffness: the dense saddle-point solution, softer than P1"
 
 TEST_CASE("coarsened stiffness of an embedding equal to the fine mesh is the fine stiffness", "[embedding]") {
   const TetMesh fine = box_tet_mesh(Vec3(0, 0, 0), Vec3(0.03, 0.02, 0.02), 3, 2, 2);
-  const MatX Kc = coarsened_stiffness(nodes_of(fine), fine.vertices, fine.tets, kRubber, "test");
+  const MatX Kc = coarsen(fine, fine, "test");
   const MatX K = fine_stiffness(fine);
   CHECK((Kc - K).norm() < 1e-8 * K.norm());
 }
@@ -117,6 +107,6 @@ TEST_CASE("coarsened stiffness of an embedding equal to the fine mesh is the fin
 TEST_CASE("coarsened stiffness refuses a node no fine vertex depends on", "[embedding]") {
   const TetMesh fine = box_tet_mesh(Vec3(0, 0, 0), Vec3(0.02, 0.02, 0.02), 2, 2, 2);
   const TetMesh coarse = box_tet_mesh(Vec3(-0.001, -0.001, -0.001), Vec3(0.1, 0.021, 0.021), 2, 1, 1);
-  CHECK_THROWS_WITH(coarsened_stiffness(nodes_of(coarse), fine.vertices, fine.tets, kRubber, "coarse.msh"),
-                    Catch::Contains("coarse.msh") && Catch::Contains("none of the fine mesh's volume"));
+  CHECK_THROWS_WITH(coarsen(coarse, fine, "coarse.msh"),
+                    Catch::Contains("coarse.msh") && Catch::Contains("carries no vertex of the fine mesh"));
 }
