@@ -115,3 +115,20 @@ TEST_CASE("JSON syntax errors name line and column; a missing mesh names its fie
   CHECK_THAT(d.error_of(doc.dump(), {std::nullopt, std::nullopt, std::string("coarse")}),
              Contains("field 'bodies[0].embeddings.coarse': no such file"));
 }
+
+TEST_CASE("a coarsened embedding loads from the scene; its mistakes are named", "[scene]") {
+  test::SceneDir d("scene_coarsened");
+  write_msh((d.dir / "fine.msh").string(), box_tet_mesh(Vec3(0, 0, 0), Vec3(0.1, 0.1, 0.1), 2, 2, 2));
+  const SceneOverrides coarse{std::nullopt, std::nullopt, std::string("coarse"), {}};
+  json doc = cube_scene();
+  doc["bodies"][0]["embeddings"]["coarse"] = json::parse(R"({"mesh": "affine", "coarsened_stiffness": true})");
+  CHECK(load_scene(d.write(doc.dump()), coarse).bodies[0].coarsened_stiffness.rows() == 12);
+  doc["bodies"][0]["embeddings"]["coarse"]["coarsened_stiffness"] = "fine.msh";
+  CHECK(load_scene(d.write(doc.dump()), coarse).bodies[0].coarsened_stiffness.rows() == 12);
+  doc["bodies"][0]["embeddings"]["coarse"]["split_disconnected_parts"] = true;
+  CHECK_THAT(d.error_of(doc.dump(), coarse),
+             Contains("field 'bodies[0].embeddings.coarse.coarsened_stiffness': a finer mesh cannot be placed"));
+  doc["bodies"][0]["embeddings"]["coarse"] = json::parse(R"({"mesh": "affine", "coarsened_stiffness": 3})");
+  CHECK_THAT(d.error_of(doc.dump(), coarse),
+             Contains("field 'bodies[0].embeddings.coarse.coarsened_stiffness': expected a string"));
+}
