@@ -83,7 +83,7 @@ bool LinearSolver::solve(const Eigen::SparseMatrix<double>& A, const VecX& b, Ve
     return factorization.solve(A, b, x);
   };
 #ifdef EIPC_HAVE_CHOLMOD
-  if (A.rows() >= kCholmodMinDofs) return use("cholmod-supernodal", m.cholmod);
+  if (A.rows() >= kCholmodMinDofs || A.nonZeros() >= kCholmodMinNonzeros) return use("cholmod-supernodal", m.cholmod);
 #endif
   if (A.rows() % 3 == 0 && A.isCompressed()) return use("block-ldlt", m.block);
   return use("eigen-simplicial-ldlt", m.simplicial);

@@ -3,7 +3,8 @@
 // simplicial LDLT on the 0.5k/1.6k-DOF teddy grasp, 3x faster on a 14.6k-DOF
 // ball); larger ones CHOLMOD's supernodal LL^T, whose dense kernels win there
 // (14.6k DOFs: 0.97 s with reference BLAS, 0.15 s with OpenBLAS, BlockLdlt 1.16 s;
-// bench_linear_solver). Sizes that are not whole nodes fall back to Eigen's
+// bench_linear_solver), as do matrices of kCholmodMinNonzeros entries or more.
+// Sizes that are not whole nodes fall back to Eigen's
 // simplicial LDLT. The symbolic analysis is reused while the pattern stays the same.
 #pragma once
 
@@ -18,6 +19,10 @@ namespace eipc {
 /// Between the measured sizes (BlockLdlt 2.4x faster than CHOLMOD+OpenBLAS at
 /// 1.6k DOFs, 7.6x slower at 14.6k; vs reference BLAS 3.9x faster / 1.2x slower).
 constexpr int kCholmodMinDofs = 8000;
+/// ... or at least this many stored entries: a body with a coarsened stiffness
+/// puts a dense block of all its nodes in the matrix, where CHOLMOD's dense
+/// kernels win at any size (the FinRay fingers coarsened: two 1134-dof blocks).
+constexpr long kCholmodMinNonzeros = 500000;
 
 class LinearSolver {
 public:
