@@ -93,4 +93,12 @@ bool LinearSolver::solve_again(const VecX& b, VecX& x) { return impl_->solve_aga
 
 const char* LinearSolver::name() const { return impl_->last; }
 
+bool LinearSolver::has_cholmod() {
+#ifdef EIPC_HAVE_CHOLMOD
+  return true;
+#else
+  return false;
+#endif
+}
+
 }  // namespace eipc

@@ -39,6 +39,8 @@ public:
   bool solve_again(const VecX& b, VecX& x);
   /// The factorisation used by the last solve.
   const char* name() const;
+  /// Whether this build has CHOLMOD (else large systems use the block LDL^T too).
+  static bool has_cholmod();
 
 private:
   struct Impl;
