@@ -45,8 +45,6 @@ RotatedLinearElasticity::Frame RotatedLinearElasticity::frame(const Positions& q
   return f;
 }
 
-Mat3 RotatedLinearElasticity::rotation(const Positions& q) const { return frame(q).R; }
-
 double RotatedLinearElasticity::energy(const Positions& q) const {
   const Frame f = frame(q);
   return 0.5 * f.d.dot(f.Kd);

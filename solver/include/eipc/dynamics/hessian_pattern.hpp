@@ -1,9 +1,10 @@
 // The part of the Newton matrix's sparsity that never changes during a
 // simulation: the 3x3 node blocks of the reduced mass matrix, of every elastic
-// element, of every rotated body's nodes (all pairs) and of every diagonal. It is built once per DofSystem, so each
-// iteration copies it and adds element blocks straight into its values through
-// precomputed positions (no triplets, no sorting), and the sparse Cholesky
-// sees the same pattern from one iteration to the next.
+// element, of all node pairs of every rotated (coarsened) body, and of every
+// diagonal. It is built once per DofSystem, so each iteration copies it and adds
+// element blocks straight into its values through precomputed positions (no
+// triplets, no sorting), and the sparse Cholesky sees the same pattern from one
+// iteration to the next.
 #pragma once
 
 #include "eipc/dynamics/dof_system.hpp"

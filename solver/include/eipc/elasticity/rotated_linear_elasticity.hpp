@@ -7,7 +7,8 @@
 // annihilate the rest shape's rigid motions; then Phi is invariant under any
 // rigid motion of q, and exact for small strain in any rotation. The gradient is
 // exact (it includes dR/dq); the Hessian is the Gauss-Newton one D^T K D with
-// D = dd/dq: PSD, and exact where d = 0 (docs/embedding.md, "Coarsened stiffness").
+// D = dd/dq: PSD, and exact where d = 0 (docs/elasticity.md, "Rotated linear
+// elasticity").
 #pragma once
 
 #include "eipc/common.hpp"
@@ -21,15 +22,12 @@ public:
   RotatedLinearElasticity(const Positions& rest, MatX stiffness);
 
   int num_nodes() const { return static_cast<int>(rest_centered_.rows()); }
-  const MatX& stiffness() const { return stiffness_; }
 
   double energy(const Positions& q) const;
   /// Energy and dPhi/dq (3n, node-major).
   double energy_and_gradient(const Positions& q, VecX& gradient) const;
   /// Gradient and the Gauss-Newton Hessian (3n x 3n).
   void gradient_and_hessian(const Positions& q, VecX& gradient, MatX& hessian) const;
-  /// The rotation R of q.
-  Mat3 rotation(const Positions& q) const;
 
 private:
   struct Frame;
