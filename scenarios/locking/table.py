@@ -2,7 +2,8 @@
 """How far each embedding's squeeze force is from the converged one, and at what cost (issue 40).
 
     scenarios/locking/table.py [--work out/locking] [--eipc build/bin/eipc] [--repeats 3]
-        [--embeddings full,affine,low,low_split,low_coarsened,medium,medium_split,medium_coarsened]
+        [--embeddings full,affine,affine_coarsened,low,low_split,low_coarsened,medium,medium_split,
+                      medium_coarsened]
         [--out results/locking]
 
 1. `eipc sweep` of the teddy grasp (scenarios/bubble_grasp/teddy.json) at h = 0.02, 0.01,
@@ -49,6 +50,7 @@ def added_embeddings():
     fine = level_mesh(DEFAULT_WORK, int(level["surface_splits"]), level["max_tet_volume"])
     entries = {"low_split": {"mesh": LOW, "split_disconnected_parts": True},
                "medium_split": {"mesh": MEDIUM, "split_disconnected_parts": True},
+               "affine_coarsened": {"mesh": "affine", "coarsened_stiffness": fine},
                "low_coarsened": {"mesh": LOW, "coarsened_stiffness": fine},
                "medium_coarsened": {"mesh": MEDIUM, "coarsened_stiffness": fine}}
     return [arg for name, entry in entries.items()
@@ -87,7 +89,8 @@ def main():
     p.add_argument("--work", default=os.path.join(ROOT, "out", "locking"))
     p.add_argument("--eipc", default=os.path.join(ROOT, "build", "bin", "eipc"))
     p.add_argument("--embeddings",
-                   default="full,affine,low,low_split,low_coarsened,medium,medium_split,medium_coarsened")
+                   default="full,affine,affine_coarsened,low,low_split,low_coarsened,medium,medium_split,"
+                           "medium_coarsened")
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--max-load", type=float, default=0.5)
     p.add_argument("--wait", type=float, default=600, help="seconds to wait for --max-load before each run")
