@@ -3,7 +3,7 @@
 
     /usr/bin/python3 analysis/peers_search.py SCENE ENGINE [--build build] [--work /tmp/eipc-search]
         [--out results] [--max-wall 900] [--max-load 0.5] [--wait 300] [--top 4] [--repeats 3]
-        [--max-redo 5] [--configs I,J,...]
+        [--max-redo 5] [--configs I,J,...] [--screen-wait S]
 
 SCENE: cube_squeeze, bubble_grasp_teddy or finray_plate_rack; ENGINE: mujoco or bullet.
 
@@ -15,11 +15,12 @@ certified (`eipc certify --json`) and scored by its task outcome: lift of the ob
 commanded lift), hold force / m g, slip, frames with certified intersection, deepest certified
 penetration, and for MuJoCo its own deepest contact. Its wall and CPU seconds are kept only
 when it started with the 1-minute load average below --max-load and its CPU time was at least
-90% of its wall time (nothing else took the core). A configuration performs the task when
+90% of its wall time (nothing else took the core); it waits up to --screen-wait s (default:
+--wait) for that, then runs untimed. A configuration performs the task when
 its run is complete and lifts the object at least 90% of the command.
 
 Stage 2 (re-timing) takes the configurations that perform the task: the --top fastest by
-screening time (untimed ones last, in grid order), plus the settings file's configuration when
+screening time (untimed ones last, in grid order, where the largest step comes first), plus the settings file's configuration when
 it performs the task. Each is run --repeats times, interleaved: each repeat runs every
 candidate once, in an order rotated by one per repeat, so a drift of the machine touches all
 alike. Before each run the script waits (up to --wait s) for the load average to fall below
@@ -40,6 +41,7 @@ stage-2 run, redone ones too) and <scene>_<engine>.md (both tables and the winne
 import argparse
 import csv
 import json
+import math
 import os
 import resource
 import statistics
@@ -170,6 +172,11 @@ def timed_run(cmd, stdout):
     return code, wall, cpu, load
 
 
+def load_text(load):
+    """The load average to two decimals, rounded down: a run that started below 0.5 never reads 0.50."""
+    return f"{math.floor(load * 100) / 100:.2f}"
+
+
 def believable(wall, cpu, load, max_load):
     return load < max_load and cpu >= MIN_CPU_SHARE * wall
 
@@ -187,10 +194,10 @@ def screen(args, cfg, cmd_of, plan):
         cmd = cmd_of(opts) + ["--out", stem + ".h5"]
         print("+", " ".join(cmd), file=sys.stderr, flush=True)
         with open(stem + ".json", "w") as out:
-            wait_for_load(args.max_load, args.wait)  # the previous runs raise the load
+            wait_for_load(args.max_load, args.screen_wait)  # the previous runs raise the load
             code, wall, cpu, load = timed_run(cmd, out)
         row = dict(n=n, opts=opts, config=label(opts), settings_file="yes" if same else "", exit=code,
-                   load=f"{load:.2f}", wall="", cpu="")
+                   load=load_text(load), wall="", cpu="")
         if believable(wall, cpu, load, args.max_load):
             row.update(wall=f"{wall:.2f}", cpu=f"{cpu:.2f}")
         rows.append(row)
@@ -229,7 +236,7 @@ def retime(args, cfg, cmd_of, chosen):
                 ok = believable(wall, cpu, load, args.max_load)
                 lift = grasp(path, cfg)["lift"] * 1e3 if os.path.exists(path) else float("nan")
                 runs.append(dict(n=row["n"], config=row["config"], repeat=rep + 1, attempt=attempt + 1,
-                                 load_before=f"{load:.2f}", exit=code, wall=f"{wall:.3f}", cpu=f"{cpu:.3f}",
+                                 load_before=load_text(load), exit=code, wall=f"{wall:.3f}", cpu=f"{cpu:.3f}",
                                  lift_mm=f"{lift:.1f}", used="yes" if ok else ""))
                 if ok:
                     break
@@ -257,6 +264,7 @@ def main():
     ap.add_argument("--top", type=int, default=4, help="stage 2: the fastest this many that perform the task")
     ap.add_argument("--repeats", type=int, default=3, help="stage 2: repeats per candidate (at least 3)")
     ap.add_argument("--max-redo", type=int, default=5, help="stage 2: redos of a run started loaded")
+    ap.add_argument("--screen-wait", type=float, help="stage 1's wait for --max-load (s; default: --wait)")
     ap.add_argument("--configs", help="stage 1 only on these grid configurations (numbers, grid order from 0)")
     args = ap.parse_args()
     if (args.scene, args.engine) not in GRIDS:
@@ -265,6 +273,7 @@ def main():
     if args.repeats < 3:
         print(f"error: --repeats {args.repeats}: at least 3 are needed (medians with ranges)", file=sys.stderr)
         sys.exit(2)
+    args.screen_wait = args.wait if args.screen_wait is None else args.screen_wait
     cfg = CUBE if args.scene == "cube_squeeze" else SCENES[args.scene]
     base = settings_file(args.engine, args.scene)
     settings = tomllib.load(open(base, "rb")) if os.path.exists(base) else {}
@@ -320,13 +329,11 @@ def main():
     else:
         result = f"Winner: none (no configuration performs the task: complete, lift >= {TASK_LIFT:.0%} of the command)."
     lines = [f"# Search: {args.engine} on {args.scene}", "",
-             f"Made by `/usr/bin/python3 analysis/peers_search.py {args.scene} {args.engine}"
-             + (f" --configs {args.configs}" if args.configs else "")
-             + f"` on {time.strftime('%Y-%m-%d')} from the base settings "
+             f"Made by `/usr/bin/python3 analysis/peers_search.py {' '.join(sys.argv[1:])}` on {time.strftime('%Y-%m-%d')} from the base settings "
              f"`scenarios/peers/{args.engine}_{args.scene}.toml` (docs/peers.md; `settings_file`: the row that "
              f"equals it). Lift of {COMMANDED_LIFT[args.scene] * 1e3:.0f} mm commanded; depth: `eipc certify`'s "
              "deepest penetration; own depth: the engine's own deepest contact (MuJoCo); load: 1-minute load "
-             f"average before the run. Wall and CPU seconds only when the run started at load average < "
+             f"average before the run (rounded down). Wall and CPU seconds only when the run started at load average < "
              f"{args.max_load} and used >= {MIN_CPU_SHARE:.0%} of a core.{shrunk}", "",
              result, "", RULE, "",
              f"## Stage 2: {len(chosen)} candidates, {args.repeats} interleaved repeats "
