@@ -43,7 +43,7 @@ def main():
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--work", default="/tmp/eipc-best")
     ap.add_argument("--out", default=os.path.join(ROOT, "results"))
-    ap.add_argument("--max-wall", default="1800", help="per run (s): Bullet's explicit teddy needs hours")
+    ap.add_argument("--max-wall", default="1800", help="per run (s): Bullet's explicit teddy needs about 15 minutes")
     args = ap.parse_args()
     os.makedirs(args.work, exist_ok=True)
     rows, trajectories = [], []

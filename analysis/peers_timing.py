@@ -66,7 +66,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--scenes", default=",".join(SCENES))
     ap.add_argument("--engines", default="eipc,mujoco,bullet",
-                    help="engines to time (Bullet's teddy runs take over an hour here)")
+                    help="engines to time (Bullet's explicit teddy runs take about 15 minutes here)")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--max-load", type=float, default=0.5)
     ap.add_argument("--wait", type=float, default=3600, help="longest wait for a quiet machine (s)")
