@@ -8,6 +8,8 @@ def wait_for_load(max_load, wait_seconds, poll_seconds=5):
     passed; returns the load average then (the caller records it, and decides what a run
     started above max_load is worth)."""
     deadline = time.time() + wait_seconds
-    while os.getloadavg()[0] >= max_load and time.time() < deadline:
+    while True:
+        load = os.getloadavg()[0]  # the reading that passed is the one recorded (a second may tick up)
+        if load < max_load or time.time() >= deadline:
+            return load
         time.sleep(poll_seconds)
-    return os.getloadavg()[0]
