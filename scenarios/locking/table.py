@@ -19,7 +19,8 @@
    seconds), and the load before it is recorded. Medians with ranges.
 
 Writes OUT.csv (the columns of the report's hold_force.csv, wall_s replaced by the median
-2-thread time, plus its range and the loads) and OUT.md. Debian's /usr/bin/python3.
+2-thread time, plus its range and the loads), OUT.md and OUT.png/.svg (force error against
+that median wall; `--replot` redraws them from OUT.csv). Debian's /usr/bin/python3.
 """
 import argparse
 import csv
@@ -34,6 +35,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "analysis"))
 from converged_force import converged_force, converged_level  # noqa: E402
 from reference_series import DEFAULT_WORK, level_mesh  # noqa: E402
+from eipc_report import plots, style  # noqa: E402
 from quiet_machine import wait_for_load  # noqa: E402
 SCENE = os.path.join(ROOT, "scenarios", "bubble_grasp", "teddy.json")
 COMMITTED_REFERENCES = ("low", "full")  # reference/bubble_grasp_teddy/*.h5
@@ -95,7 +97,12 @@ def main():
     p.add_argument("--max-load", type=float, default=0.5)
     p.add_argument("--wait", type=float, default=600, help="seconds to wait for --max-load before each run")
     p.add_argument("--out", default=os.path.join(ROOT, "results", "locking"))
+    p.add_argument("--replot", action="store_true", help="only redraw OUT.png/.svg from OUT.csv")
     args = p.parse_args()
+    if args.replot:
+        os.makedirs(args.work, exist_ok=True)
+        plot(args.out, args.work)
+        return
     embeddings = args.embeddings.split(",")
     args.added = added_embeddings()
     reference, reference_nodes = converged_force()
@@ -129,10 +136,20 @@ def main():
                         repr(statistics.median(times)) if times else "", repr(min(times)) if times else "",
                         repr(max(times)) if times else "", " ".join(f"{x[1]:.2f}" for x in t) if t else "",
                         r["fitted_order"], certified.get(r["embedding"], "")])
-    for ext in ("png", "svg"):
-        os.replace(os.path.join(report, f"force_error_vs_wall.{ext}"), args.out + "." + ext)
+    plot(args.out, report)
     write_markdown(args, rows, walls, certified, reference, reference_nodes)
     print(f"wrote {args.out}.csv, .md, .png, .svg")
+
+
+def plot(out, work_dir):
+    """OUT.png/.svg: each method's |force error| against its quiet median wall (OUT.csv's),
+    the report's force-error plot with these times instead of the sweep's single runs."""
+    rows = [{"embedding": r["embedding"], "force_error": float(r["force_error"]), "wall_s": float(r["wall_s"]),
+             "wall_dt": 0.02} for r in csv.DictReader(open(out + ".csv")) if r["wall_s"] and r["force_error"]]
+    style.apply()
+    styles = {r["embedding"]: style.method_style(i) for i, r in enumerate(rows)}
+    for name in plots.force_error_vs_wall(rows, styles, work_dir):
+        os.replace(os.path.join(work_dir, name), out + os.path.splitext(name)[1])
 
 
 def write_markdown(args, rows, walls, certified, reference, reference_nodes):
