@@ -41,7 +41,6 @@ stage-2 run, redone ones too) and <scene>_<engine>.md (both tables and the winne
 import argparse
 import csv
 import json
-import math
 import os
 import resource
 import statistics
@@ -55,7 +54,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from peers import ROOT, SCENES, binary, grasp, settings_file  # noqa: E402
-from quiet_machine import wait_for_load  # noqa: E402
+from quiet_machine import load_text, wait_for_load  # noqa: E402
 
 # Grids: each entry a list of option dicts; the cross product of the lists is searched.
 GRIDS = {
@@ -170,11 +169,6 @@ def timed_run(cmd, stdout):
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return code, wall, cpu, load
-
-
-def load_text(load):
-    """The load average to two decimals, rounded down: a run that started below 0.5 never reads 0.50."""
-    return f"{math.floor(load * 100) / 100:.2f}"
 
 
 def believable(wall, cpu, load, max_load):

@@ -26,7 +26,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from peers import ROOT, SCENES, binary, settings_file  # noqa: E402
 from peers_search import CUBE, timed_run  # noqa: E402
-from quiet_machine import wait_for_load  # noqa: E402
+from quiet_machine import load_text, wait_for_load  # noqa: E402
 
 TIMED = dict(SCENES, cube_squeeze=CUBE)  # the cube: a quick check of the machinery itself
 
@@ -96,10 +96,10 @@ def main():
                 for attempt in range(args.max_redo + 1):
                     load = wait_quiet(args.max_load, args.wait)
                     path = os.path.join(args.work, f"{name}_{label.replace(' ', '_')}_{r}.h5")
-                    print(f"+ [{name} repeat {r + 1}, load {load:.2f}] {' '.join(cmd)}", file=sys.stderr, flush=True)
+                    print(f"+ [{name} repeat {r + 1}, load {load_text(load)}] {' '.join(cmd)}", file=sys.stderr, flush=True)
                     code, wall, cpu, _ = timed_run(cmd + ["--out", path], subprocess.DEVNULL)
                     redo = load >= args.max_load or (single and cpu < args.min_cpu_share * wall)
-                    runs.append(dict(scene=name, engine=label, repeat=r + 1, load_before=f"{load:.2f}", exit=code,
+                    runs.append(dict(scene=name, engine=label, repeat=r + 1, load_before=load_text(load), exit=code,
                                      wall=f"{wall:.3f}", cpu=f"{cpu:.3f}", redone="yes" if redo else ""))
                     if not redo:
                         break

@@ -1,4 +1,5 @@
 """Timings on a shared machine: start a timed run only once the machine is quiet."""
+import math
 import os
 import time
 
@@ -13,3 +14,9 @@ def wait_for_load(max_load, wait_seconds, poll_seconds=5):
         if load < max_load or time.time() >= deadline:
             return load
         time.sleep(poll_seconds)
+
+
+def load_text(load):
+    """The load average to two decimals, rounded down: a run that started below 0.5 never reads 0.50."""
+    return f"{math.floor(load * 100) / 100:.2f}"
+

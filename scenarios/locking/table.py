@@ -36,7 +36,7 @@ sys.path.insert(0, os.path.join(ROOT, "analysis"))
 from converged_force import converged_force, converged_level  # noqa: E402
 from reference_series import DEFAULT_WORK, level_mesh  # noqa: E402
 from eipc_report import plots, style  # noqa: E402
-from quiet_machine import wait_for_load  # noqa: E402
+from quiet_machine import load_text, wait_for_load  # noqa: E402
 SCENE = os.path.join(ROOT, "scenarios", "bubble_grasp", "teddy.json")
 COMMITTED_REFERENCES = ("low", "full")  # reference/bubble_grasp_teddy/*.h5
 SCENARIO = "bubble_grasp_teddy"
@@ -122,7 +122,7 @@ def main():
     for repeat in range(args.repeats):
         for e in embeddings[repeat % len(embeddings):] + embeddings[:repeat % len(embeddings)]:
             walls[e].append(timed_run(args, e))
-            print(f"  repeat {repeat + 1}: {e} {walls[e][-1][0]:.3f} s (load {walls[e][-1][1]:.2f})", flush=True)
+            print(f"  repeat {repeat + 1}: {e} {walls[e][-1][0]:.3f} s (load {load_text(walls[e][-1][1])})", flush=True)
 
     fields = ["embedding", "nodes", "hold_force_N", "force_error", "wall_s", "wall_min_s", "wall_max_s",
               "loads_before", "fitted_order", "certified"]
@@ -134,7 +134,7 @@ def main():
             times = [x[0] for x in t] if t else []
             w.writerow([r["embedding"], r["nodes"] or reference_nodes, r["hold_force_N"], r["force_error"],
                         repr(statistics.median(times)) if times else "", repr(min(times)) if times else "",
-                        repr(max(times)) if times else "", " ".join(f"{x[1]:.2f}" for x in t) if t else "",
+                        repr(max(times)) if times else "", " ".join(load_text(x[1]) for x in t) if t else "",
                         r["fitted_order"], certified.get(r["embedding"], "")])
     plot(args.out, report)
     write_markdown(args, rows, walls, certified, reference, reference_nodes)
@@ -155,7 +155,7 @@ def plot(out, work_dir):
 def write_markdown(args, rows, walls, certified, reference, reference_nodes):
     name = os.path.basename(args.out)
     loads = [x[1] for runs in walls.values() for x in runs]
-    load_range = f"{min(loads):.2f}-{max(loads):.2f}" if loads else "(not timed)"
+    load_range = f"{load_text(min(loads))}-{load_text(max(loads))}" if loads else "(not timed)"
     lines = ["# The teddy's squeeze force per embedding, against the converged force\n",
              f"Made by `scenarios/locking/table.py` (docstring: what is measured). Hold force: mean x force "
              f"(normal + friction) on bubble_left from the teddy over 3-4 s at h = 0.005 s. Converged "
