@@ -122,13 +122,10 @@ MatX coarsened_stiffness(const Positions& fine_rest, const Tets& fine_tets, cons
     if (free_index[d] >= 0) Ctp.row(free_index[d]) = Ct.row(d);
 
   LinearSolver solver;
-  MatX X(nfree, nc);  // K_p^{-1} C_p^T
-  for (Eigen::Index c = 0; c < nc; ++c) {
-    VecX x;
-    const bool ok = c == 0 ? solver.solve(Kp, Ctp.col(c), x) : solver.solve_again(Ctp.col(c), x);
-    if (!ok) throw InputError(source + ": coarsening: the fine mesh's stiffness is not positive definite");
-    X.col(c) = x;
-  }
+  VecX first;
+  MatX X;  // K_p^{-1} C_p^T, all columns in one solve
+  if (!solver.solve(Kp, Ctp.col(0), first) || !solver.solve_again(Ctp, X))
+    throw InputError(source + ": coarsening: the fine mesh's stiffness is not positive definite");
   const MatX S = Ctp.transpose() * X;
   const MatX CR = C * R;
   MatX saddle = MatX::Zero(nc + 6, nc + 6);

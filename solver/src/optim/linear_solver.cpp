@@ -8,6 +8,7 @@
 #include <Eigen/SparseCholesky>
 
 #include <functional>
+#include <type_traits>
 
 namespace eipc {
 
@@ -47,6 +48,19 @@ struct CachedFactorization {
     x = solver.solve(b);
     return solver.info() == Eigen::Success && x.allFinite();
   }
+
+  /// Every column of B at once (CHOLMOD's supernodes then solve with dense BLAS-3).
+  bool solve_again(const MatX& B, MatX& X) {
+    if (!factorized || B.rows() != pattern.rows()) return false;
+    if constexpr (std::is_same_v<Factorization, BlockLdlt>) {
+      X.resize(B.rows(), B.cols());
+      for (Eigen::Index c = 0; c < B.cols(); ++c) X.col(c) = solver.solve(VecX(B.col(c)));
+      return X.allFinite();
+    } else {
+      X = solver.solve(B);
+      return solver.info() == Eigen::Success && X.allFinite();
+    }
+  }
 };
 
 #ifdef EIPC_HAVE_CHOLMOD
@@ -70,6 +84,7 @@ struct LinearSolver::Impl {
 #endif
   const char* last = "none";
   std::function<bool(const VecX&, VecX&)> solve_again;  ///< with the factorisation of the last solve
+  std::function<bool(const MatX&, MatX&)> solve_again_columns;
 };
 
 LinearSolver::LinearSolver() : impl_(std::make_unique<Impl>()) {}
@@ -80,6 +95,7 @@ bool LinearSolver::solve(const Eigen::SparseMatrix<double>& A, const VecX& b, Ve
   auto use = [&](const char* name, auto& factorization) {
     m.last = name;
     m.solve_again = [&factorization](const VecX& rhs, VecX& out) { return factorization.solve_again(rhs, out); };
+    m.solve_again_columns = [&factorization](const MatX& rhs, MatX& out) { return factorization.solve_again(rhs, out); };
     return factorization.solve(A, b, x);
   };
 #ifdef EIPC_HAVE_CHOLMOD
@@ -90,6 +106,10 @@ bool LinearSolver::solve(const Eigen::SparseMatrix<double>& A, const VecX& b, Ve
 }
 
 bool LinearSolver::solve_again(const VecX& b, VecX& x) { return impl_->solve_again && impl_->solve_again(b, x); }
+
+bool LinearSolver::solve_again(const MatX& B, MatX& X) {
+  return impl_->solve_again_columns && impl_->solve_again_columns(B, X);
+}
 
 const char* LinearSolver::name() const { return impl_->last; }
 

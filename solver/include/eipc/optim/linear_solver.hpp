@@ -37,6 +37,8 @@ public:
   /// Solves with the matrix of the last successful solve (its factorisation is
   /// kept): only the triangular solves. Returns false if there is none.
   bool solve_again(const VecX& b, VecX& x);
+  /// The same for every column of B at once (many right-hand sides).
+  bool solve_again(const MatX& B, MatX& X);
   /// The factorisation used by the last solve.
   const char* name() const;
   /// Whether this build has CHOLMOD (else large systems use the block LDL^T too).

@@ -63,18 +63,26 @@ TEST_CASE("a large indefinite system fails without printing anything", "[optim]"
   CHECK((tridiagonal(n, 4.0) * x - b).norm() < 1e-10);
 }
 
-TEST_CASE("a small system with a dense block goes to the dense kernels and solves", "[optim]") {
+TEST_CASE("a small system with a dense block goes to the dense kernels; many right-hand sides at once",
+          "[optim]") {
   // 750 DOFs, all coupled (a coarsened body's block): 562,500 stored entries.
   const int n = 750;
   static_assert(static_cast<long>(n) * n >= kCholmodMinNonzeros);
-  const MatX B = MatX::Random(n, n);
-  const Eigen::SparseMatrix<double> A = (B * B.transpose() + n * MatX::Identity(n, n)).sparseView();
+  const MatX R = MatX::Random(n, n);
+  const Eigen::SparseMatrix<double> A = (R * R.transpose() + n * MatX::Identity(n, n)).sparseView();
   const VecX b = VecX::Ones(n);
   LinearSolver solver;
   VecX x;
   REQUIRE(solver.solve(A, b, x));
   CHECK((A * x - b).norm() < 1e-9 * b.norm());
   if (LinearSolver::has_cholmod()) CHECK(std::string(solver.name()) == "cholmod-supernodal");
+  // Many right-hand sides at once, with the same factorisation.
+  const MatX B = MatX::Random(n, 5);
+  MatX X;
+  REQUIRE(solver.solve_again(B, X));
+  CHECK((MatX(A) * X - B).norm() < 1e-9 * B.norm());
   REQUIRE(solver.solve(tridiagonal(n, 4.0), b, x));  // sparse and small: the block LDL^T
   CHECK(std::string(solver.name()) == "block-ldlt");
+  REQUIRE(solver.solve_again(B, X));
+  CHECK((tridiagonal(n, 4.0) * X - B).norm() < 1e-9 * B.norm());
 }
