@@ -116,10 +116,10 @@ MatX coarsened_stiffness(const Positions& fine_rest, const Tets& fine_tets, cons
         kp.emplace_back(free_index[it.row()], free_index[it.col()], it.value());
   Sparse Kp(nfree, nfree);
   Kp.setFromTriplets(kp.begin(), kp.end());
-  const MatX Ct = MatX(C.transpose());  // nf x nc
-  MatX Ctp(nfree, nc);
-  for (Eigen::Index d = 0; d < nf; ++d)
-    if (free_index[d] >= 0) Ctp.row(free_index[d]) = Ct.row(d);
+  MatX Ctp = MatX::Zero(nfree, nc);  // C^T on the free dofs
+  for (Eigen::Index d = 0; d < C.outerSize(); ++d)
+    if (free_index[d] >= 0)
+      for (Sparse::InnerIterator it(C, d); it; ++it) Ctp(free_index[d], it.row()) = it.value();
 
   LinearSolver solver;
   VecX first;
