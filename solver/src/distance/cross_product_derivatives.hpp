@@ -3,17 +3,11 @@
 #pragma once
 
 #include "eipc/common.hpp"
+#include "eipc/geometry/cross_matrix.hpp"
 
 namespace eipc::detail {
 
 template <int N> using Mat3N = Eigen::Matrix<double, 3, N>;
-
-/// [w]_x with [w]_x v = w x v.
-inline Mat3 skew(const Vec3& w) {
-  Mat3 s;
-  s << 0, -w.z(), w.y(), w.z(), 0, -w.x(), -w.y(), w.x(), 0;
-  return s;
-}
 
 /// 3xN matrix selecting x_plus - x_minus from stacked 3-vectors (minus < 0: none).
 template <int N> Mat3N<N> difference_selector(int plus, int minus) {
@@ -25,13 +19,13 @@ template <int N> Mat3N<N> difference_selector(int plus, int minus) {
 
 /// d(u x v)/dx = [u]_x V - [v]_x U
 template <int N> Mat3N<N> cross_jacobian(const Vec3& u, const Vec3& v, const Mat3N<N>& U, const Mat3N<N>& V) {
-  return skew(u) * V - skew(v) * U;
+  return cross_matrix(u) * V - cross_matrix(v) * U;
 }
 
 /// d^2 (w . (u x v)) / dx^2 for fixed w.  w.(u x v) = -u^T [w]_x v, so the Hessian is
 /// -U^T [w]_x V - V^T [w]_x^T U = -U^T [w]_x V + V^T [w]_x U.
 template <int N> Mat<N> cross_contracted_hessian(const Vec3& w, const Mat3N<N>& U, const Mat3N<N>& V) {
-  const Mat3 W = skew(w);
+  const Mat3 W = cross_matrix(w);
   return -U.transpose() * W * V + V.transpose() * W * U;
 }
 

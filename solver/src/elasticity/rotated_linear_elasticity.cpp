@@ -1,5 +1,7 @@
 #include "eipc/elasticity/rotated_linear_elasticity.hpp"
 
+#include "eipc/geometry/cross_matrix.hpp"
+
 #include <Eigen/SVD>
 
 namespace eipc {
@@ -74,11 +76,6 @@ void RotatedLinearElasticity::gradient_and_hessian(const Positions& q, VecX& gra
   //   D^T K D = Rb K Rb^T + P Z + (P Z)^T + Z^T (Y^T K Y) Z,   P = Rb K Y,
   // costs O(n^2), not the O(n^3) of forming D.
   const Eigen::Index n = q.rows();
-  auto cross_matrix = [](const Vec3& v) {  // [v]x
-    Mat3 m;
-    m << 0, -v.z(), v.y(), v.z(), 0, -v.x(), -v.y(), v.x(), 0;
-    return m;
-  };
   MatX Y(3 * n, 3), Z(3, 3 * n);
   for (Eigen::Index i = 0; i < n; ++i) {
     Y.middleRows<3>(3 * i) = cross_matrix(f.y.row(i).transpose());

@@ -1,6 +1,7 @@
 #include "eipc/elasticity/stable_neo_hookean.hpp"
 
 #include "eipc/elasticity/tet_kinematics.hpp"
+#include "eipc/geometry/cross_matrix.hpp"
 #include "eipc/optim/psd.hpp"
 
 #include <Eigen/Geometry>
@@ -18,12 +19,6 @@ Mat3 det_gradient(const Mat3& F) {
   return g;
 }
 
-/// [a]_x with [a]_x b = a x b.
-Mat3 cross_matrix(const Vec3& a) {
-  Mat3 m;
-  m << 0.0, -a.z(), a.y(), a.z(), 0.0, -a.x(), -a.y(), a.x(), 0.0;
-  return m;
-}
 }  // namespace
 
 double StableNeoHookean::energy(const Mat3& F) const {
