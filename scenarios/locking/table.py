@@ -1,14 +1,19 @@
 #!/usr/bin/python3
 """How far each embedding's squeeze force is from the converged one, and at what cost (issue 40).
 
-    scenarios/locking/table.py [--work out/locking] [--eipc build/bin/eipc] [--repeats 3]
-        [--embeddings full,affine,affine_coarsened,low,low_split,low_coarsened,medium,medium_split,
-                      medium_coarsened]
-        [--out results/locking]
+    scenarios/locking/table.py [--study teddy|teddy_53k] [--work out/locking[_53k]]
+        [--eipc build/bin/eipc] [--repeats 3] [--embeddings E,...] [--out results/locking[_53k]]
 
-1. `eipc sweep` of the teddy grasp (scenarios/bubble_grasp/teddy.json) at h = 0.02, 0.01,
-   0.005 s with every embedding, against fine-step references (the committed low and full
-   ones, the others made under WORK/references with reference/make), then
+Studies: `teddy`, the grasp of Drake's 410-vertex bear (scenarios/bubble_grasp/teddy.json;
+embeddings full, affine, affine_coarsened, low, low_split, low_coarsened, medium,
+medium_split, medium_coarsened); `teddy_53k`, the same grasp of the 53k-vertex bear
+(scenarios/resolution/teddy_50k.json, Drake's surface split twice; embeddings affine,
+affine_coarsened, low, low_coarsened, coarsened from its own 53k-vertex tet mesh; no full
+space: its step takes minutes; no medium: 1,881 of its vertices lie outside that lattice).
+
+1. `eipc sweep` of the grasp at h = 0.02, 0.01,
+   0.005 s with every embedding, against fine-step references (the teddy's committed low and
+   full ones, the others made under WORK/references with reference/make), then
    `eipc report --hold 3,4 --force-reference R`: each method's hold force (mean x force on
    bubble_left from the teddy over 3-4 s, at h = 0.005 s), its signed error against R and
    its fitted order. R = scenarios/locking/converged_force.py (the finest level of the
@@ -37,19 +42,31 @@ from converged_force import converged_force, converged_level  # noqa: E402
 from reference_series import DEFAULT_WORK, level_mesh  # noqa: E402
 from eipc_report import plots, style  # noqa: E402
 from quiet_machine import load_text, wait_for_load  # noqa: E402
-SCENE = os.path.join(ROOT, "scenarios", "bubble_grasp", "teddy.json")
-COMMITTED_REFERENCES = ("low", "full")  # reference/bubble_grasp_teddy/*.h5
-SCENARIO = "bubble_grasp_teddy"
 LOW, MEDIUM = "../assets/embeddings/teddy_low.msh", "../assets/embeddings/teddy_medium.msh"
+STUDIES = {
+    "teddy": {"scene": os.path.join(ROOT, "scenarios", "bubble_grasp", "teddy.json"),
+              "scenario": "bubble_grasp_teddy", "committed_references": ("low", "full"),
+              "embeddings": "full,affine,affine_coarsened,low,low_split,low_coarsened,medium,medium_split,"
+                            "medium_coarsened",
+              "title": "The teddy's squeeze force per embedding, against the converged force"},
+    "teddy_53k": {"scene": os.path.join(ROOT, "scenarios", "resolution", "teddy_50k.json"),
+                  "scenario": "bubble_grasp_teddy_50k", "committed_references": (),
+                  "embeddings": "affine,affine_coarsened,low,low_coarsened",
+                  "title": "The 53k-vertex teddy's squeeze force per embedding, against the converged force"},
+}
 
 
-def added_embeddings():
-    """The embeddings this study adds to the scene with --set, so teddy.json, and the
-    references made from it, stay as committed (docs/embedding.md): the lattices with their
-    tets split per connected part, and with the stiffness coarsened from the converged
-    reference's own bear (made by TetGen unless out/locking_reference holds it)."""
-    level = converged_level()
-    fine = level_mesh(DEFAULT_WORK, int(level["surface_splits"]), level["max_tet_volume"])
+def added_embeddings(study):
+    """The embeddings a study adds to its scene with --set, so the scene, and the references
+    made from it, stay as committed (docs/embedding.md): the lattices with their tets split per
+    connected part, and with the stiffness coarsened from a fine tet mesh of the bear: for
+    Drake's 410-vertex bear the converged reference's own (made by TetGen unless
+    out/locking_reference holds it), for the 53k-vertex bear its own mesh (`true`)."""
+    if study == "teddy":
+        level = converged_level()
+        fine = level_mesh(DEFAULT_WORK, int(level["surface_splits"]), level["max_tet_volume"])
+    else:
+        fine = True
     entries = {"low_split": {"mesh": LOW, "split_disconnected_parts": True},
                "medium_split": {"mesh": MEDIUM, "split_disconnected_parts": True},
                "affine_coarsened": {"mesh": "affine", "coarsened_stiffness": fine},
@@ -61,15 +78,17 @@ def added_embeddings():
 
 def make_references(args, embeddings):
     refs = os.path.join(args.work, "references")
-    os.makedirs(os.path.join(refs, SCENARIO), exist_ok=True)
+    scenario = STUDIES[args.study]["scenario"]
+    os.makedirs(os.path.join(refs, scenario), exist_ok=True)
     for e in embeddings:
-        target = os.path.join(refs, SCENARIO, e + ".h5")
+        target = os.path.join(refs, scenario, e + ".h5")
         if os.path.exists(target):
             continue
-        if e in COMMITTED_REFERENCES:
-            os.symlink(os.path.join(ROOT, "reference", SCENARIO, e + ".h5"), target)
+        if e in STUDIES[args.study]["committed_references"]:
+            os.symlink(os.path.join(ROOT, "reference", scenario, e + ".h5"), target)
         else:
-            subprocess.run([os.path.join(ROOT, "reference", "make"), SCENE, e, "--out", refs, "--no-xdmf"] + args.added,
+            subprocess.run([os.path.join(ROOT, "reference", "make"), args.scene, e, "--out", refs, "--no-xdmf"] +
+                           args.added,
                            check=True, env=dict(os.environ, EIPC=args.eipc))
     return refs
 
@@ -79,7 +98,7 @@ def timed_run(args, embedding):
     --max-load (waiting up to --wait seconds; after that it runs anyway, its load recorded)."""
     out = os.path.join(args.work, "timing", f"{embedding}.h5")
     before = wait_for_load(args.max_load, args.wait)
-    run = subprocess.run([args.eipc, "run", SCENE, "--dt", "0.02", "--embedding", embedding, "--threads", "2",
+    run = subprocess.run([args.eipc, "run", args.scene, "--dt", "0.02", "--embedding", embedding, "--threads", "2",
                           "--json", "--out", out] + args.added, capture_output=True, text=True)
     if run.returncode != 0:
         sys.exit(f"error: {embedding} at h = 0.02 failed (exit {run.returncode}): {run.stderr.strip()}")
@@ -88,27 +107,31 @@ def timed_run(args, embedding):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--work", default=os.path.join(ROOT, "out", "locking"))
+    p.add_argument("--study", choices=sorted(STUDIES), default="teddy")
+    p.add_argument("--work", help="default out/locking, or out/locking_53k")
     p.add_argument("--eipc", default=os.path.join(ROOT, "build", "bin", "eipc"))
-    p.add_argument("--embeddings",
-                   default="full,affine,affine_coarsened,low,low_split,low_coarsened,medium,medium_split,"
-                           "medium_coarsened")
+    p.add_argument("--embeddings", help="default: the study's (docstring)")
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--max-load", type=float, default=0.5)
     p.add_argument("--wait", type=float, default=600, help="seconds to wait for --max-load before each run")
-    p.add_argument("--out", default=os.path.join(ROOT, "results", "locking"))
+    p.add_argument("--out", help="default results/locking, or results/locking_53k")
     p.add_argument("--replot", action="store_true", help="only redraw OUT.png/.svg from OUT.csv")
     args = p.parse_args()
+    suffix = "" if args.study == "teddy" else "_53k"
+    args.work = args.work or os.path.join(ROOT, "out", "locking" + suffix)
+    args.out = args.out or os.path.join(ROOT, "results", "locking" + suffix)
+    args.embeddings = args.embeddings or STUDIES[args.study]["embeddings"]
+    args.scene = STUDIES[args.study]["scene"]
     if args.replot:
         os.makedirs(args.work, exist_ok=True)
         plot(args.out, args.work)
         return
     embeddings = args.embeddings.split(",")
-    args.added = added_embeddings()
+    args.added = added_embeddings(args.study)
     reference, reference_nodes = converged_force()
     refs = make_references(args, embeddings)
     sweep = os.path.join(args.work, "sweep")
-    subprocess.run([args.eipc, "sweep", SCENE, "--dt", "0.02,0.01,0.005", "--embedding", ",".join(embeddings),
+    subprocess.run([args.eipc, "sweep", args.scene, "--dt", "0.02,0.01,0.005", "--embedding", ",".join(embeddings),
                     "--set", "output.every=0.005", "--reference", refs, "--out", sweep] + args.added, check=True)
     report = os.path.join(args.work, "report")
     subprocess.run([args.eipc, "report", sweep, "--out", report, "--pair", "bubble_left,teddy", "--hold", "3,4",
@@ -156,8 +179,8 @@ def write_markdown(args, rows, walls, certified, reference, reference_nodes):
     name = os.path.basename(args.out)
     loads = [x[1] for runs in walls.values() for x in runs]
     load_range = f"{load_text(min(loads))}-{load_text(max(loads))}" if loads else "(not timed)"
-    lines = ["# The teddy's squeeze force per embedding, against the converged force\n",
-             f"Made by `scenarios/locking/table.py` (docstring: what is measured). Hold force: mean x force "
+    lines = [f"# {STUDIES[args.study]['title']}\n",
+             f"Made by `scenarios/locking/table.py --study {args.study}` (docstring: what is measured). Hold force: mean x force "
              f"(normal + friction) on bubble_left from the teddy over 3-4 s at h = 0.005 s. Converged "
              f"reference: {reference:.3f} N, the full-space bear at {reference_nodes} nodes "
              f"(results/locking_reference.md). Force error: signed, positive = squeezes harder. Wall: the "
