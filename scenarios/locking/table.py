@@ -56,7 +56,7 @@ STUDIES = {
 }
 
 
-def added_embeddings(study):
+def added_embeddings(study, embeddings):
     """The embeddings a study adds to its scene with --set, so the scene, and the references
     made from it, stay as committed (docs/embedding.md): the lattices with their tets split per
     connected part, and with the stiffness coarsened from a fine tet mesh of the bear: for
@@ -72,7 +72,7 @@ def added_embeddings(study):
                "affine_coarsened": {"mesh": "affine", "coarsened_stiffness": fine},
                "low_coarsened": {"mesh": LOW, "coarsened_stiffness": fine},
                "medium_coarsened": {"mesh": MEDIUM, "coarsened_stiffness": fine}}
-    return [arg for name, entry in entries.items()
+    return [arg for name, entry in entries.items() if name in embeddings
             for arg in ("--set", f"bodies.teddy.embeddings.{name}={json.dumps(entry)}")]
 
 
@@ -127,7 +127,7 @@ def main():
         plot(args.out, args.work)
         return
     embeddings = args.embeddings.split(",")
-    args.added = added_embeddings(args.study)
+    args.added = added_embeddings(args.study, embeddings)
     reference, reference_nodes = converged_force()
     refs = make_references(args, embeddings)
     sweep = os.path.join(args.work, "sweep")
@@ -169,6 +169,8 @@ def plot(out, work_dir):
     the report's force-error plot with these times instead of the sweep's single runs."""
     rows = [{"embedding": r["embedding"], "force_error": float(r["force_error"]), "wall_s": float(r["wall_s"]),
              "wall_dt": 0.02} for r in csv.DictReader(open(out + ".csv")) if r["wall_s"] and r["force_error"]]
+    if not rows:
+        return  # not timed (--repeats 0): nothing to plot
     style.apply()
     styles = {r["embedding"]: style.method_style(i) for i, r in enumerate(rows)}
     for name in plots.force_error_vs_wall(rows, styles, work_dir):
