@@ -92,15 +92,42 @@ Mat<12> pull_back_identity_plus_rank4(double a, const std::array<Mat3, 4>& M, co
   // Column k of G is vec(M_k B^T) = dF/dx^T vec(M_k); Gw scales it by w_k.
   Eigen::Matrix<double, 12, 4> G, Gw;
   for (int k = 0; k < 4; ++k) {
-    const Eigen::Matrix<double, 3, 4> Gk = M[k] * B.transpose();
-    G.col(k) = Eigen::Map<const Vec<12>>(Gk.data());
+    // Column v of M_k B^T, summed exactly as Eigen's M[k] * B.transpose()
+    // sums it: rows 0-1 as one packet, ((t0 + t1) + t2), row 2 as a scalar
+    // reduction, t0 + (t1 + t2). Eigen's product was a call of 300
+    // instructions; this keeps every bit.
+    const Mat3& Mk = M[k];
+    for (int v = 0; v < 4; ++v) {
+      G.col(k).segment<2>(3 * v) =
+          Mk.col(0).head<2>() * B(v, 0) + Mk.col(1).head<2>() * B(v, 1) + Mk.col(2).head<2>() * B(v, 2);
+      G(3 * v + 2, k) = Mk(2, 0) * B(v, 0) + (Mk(2, 1) * B(v, 1) + Mk(2, 2) * B(v, 2));
+    }
     Gw.col(k) = w[k] * G.col(k);
   }
-  Mat<12> H = Gw.lazyProduct(G.transpose());
-  for (int p = 0; p < 4; ++p)
-    for (int q = 0; q < 4; ++q) H.block<3, 3>(3 * p, 3 * q).diagonal().array() += a * gram(p, q);
-  // The lower triangle mirrored: exactly symmetric for the sparse solver.
-  H.triangularView<Eigen::StrictlyUpper>() = H.transpose();
+  // H = Gw G^T + a (gram kron I3), only its lower triangle formed and then
+  // mirrored: exactly symmetric for the sparse solver, at 78 of the 144 dot
+  // products. Each sum runs over k in the order of Eigen's lazy product
+  // (((k0 + k1) + k2) + k3), so H is the same bit for bit as Gw.lazyProduct(G^T).
+  // Columns c, c + 1 and row pairs r, r + 1 (SSE2 packets) from r = c down:
+  // the one entry above the diagonal this forms, (c, c + 1), is overwritten by
+  // the mirror.
+  Mat<12> H;
+  for (int c = 0; c < 12; c += 2) {
+    const Eigen::Vector4d g0 = G.row(c).transpose(), g1 = G.row(c + 1).transpose();
+    for (int r = c; r < 12; r += 2) {
+      const Eigen::Vector2d w0 = Gw.col(0).segment<2>(r), w1 = Gw.col(1).segment<2>(r),
+                            w2 = Gw.col(2).segment<2>(r), w3 = Gw.col(3).segment<2>(r);
+      H.col(c).segment<2>(r) = w0 * g0[0] + w1 * g0[1] + w2 * g0[2] + w3 * g0[3];
+      H.col(c + 1).segment<2>(r) = w0 * g1[0] + w1 * g1[1] + w2 * g1[2] + w3 * g1[3];
+    }
+  }
+  for (int q = 0; q < 4; ++q)
+    for (int p = q; p < 4; ++p) H.block<3, 3>(3 * p, 3 * q).diagonal().array() += a * gram(p, q);
+  // The mirror in 2x2 blocks (a scalar copy per entry cost 6 instructions).
+  for (int c = 0; c < 12; c += 2) {
+    H(c, c + 1) = H(c + 1, c);
+    for (int r = c + 2; r < 12; r += 2) H.block<2, 2>(c, r) = H.block<2, 2>(r, c).transpose();
+  }
   return H;
 }
 
