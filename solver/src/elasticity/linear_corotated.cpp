@@ -38,10 +38,11 @@ LinearCorotated::HessianTerms LinearCorotated::hessian_terms(const RotationVaria
   constexpr int pairs[3][2] = {{0, 1}, {1, 2}, {0, 2}};
   for (int k = 0; k < 3; ++k) {
     const int i = pairs[k][0], j = pairs[k][1];
-    Mat3 twist = Mat3::Zero();
-    twist(i, j) = 1.0;
-    twist(j, i) = -1.0;
-    h.M[k + 1] = s.U * twist * s.V.transpose() / std::sqrt(2.0);
+    // U (e_i e_j^T - e_j e_i^T) V^T = u_i v_j^T - u_j v_i^T: each entry the same
+    // value as the triple product's (its third term is an exact zero), at a
+    // fraction of its cost; only the sign of a zero entry may differ, which no
+    // sum into the Hessian's values (starting at +0 or the mass) can see.
+    h.M[k + 1] = (s.U.col(i) * s.V.col(j).transpose() - s.U.col(j) * s.V.col(i).transpose()) / std::sqrt(2.0);
     double denom = s.sigma[i] + s.sigma[j];
     if (std::abs(denom) < 1e-10) denom = denom < 0.0 ? -1e-10 : 1e-10;
     const double twist_rate = c * 2.0 / denom;  // e_ij - 2 mu
