@@ -2,6 +2,7 @@
 
 #include "eipc/elasticity/rotation_variant_svd.hpp"
 #include "eipc/elasticity/tet_kinematics.hpp"
+#include "eipc/util/small_product.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -19,7 +20,7 @@ double LinearCorotated::energy(const RotationVariantSvd& s) const {
 Mat3 LinearCorotated::stress(const Mat3& F) const { return stress(F, rotation_variant_svd(F)); }
 
 Mat3 LinearCorotated::stress(const Mat3& F, const RotationVariantSvd& s) const {
-  const Mat3 R = s.U * s.V.transpose();
+  const Mat3 R = times_3x3<3>(s.U, s.V.transpose());
   return 2.0 * mu_ * (F - R) + lambda_ * (s.sigma.sum() - 3.0) * R;
 }
 
@@ -32,7 +33,7 @@ Mat<9> LinearCorotated::projected_stress_derivative(const Mat3& F) const {
 LinearCorotated::HessianTerms LinearCorotated::hessian_terms(const RotationVariantSvd& s, bool project) const {
   // H = 2 mu I + lambda r r^T + sum_ij (e_ij - 2 mu) t_ij t_ij^T,  e_ij = 2 mu + c 2/(s_i + s_j)
   HessianTerms h;
-  h.M[0] = s.U * s.V.transpose();
+  h.M[0] = times_3x3<3>(s.U, s.V.transpose());
   h.weight[0] = lambda_;
   const double c = lambda_ * (s.sigma.sum() - 3.0) - 2.0 * mu_;
   constexpr int pairs[3][2] = {{0, 1}, {1, 2}, {0, 2}};

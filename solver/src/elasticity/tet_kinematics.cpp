@@ -1,5 +1,7 @@
 #include "eipc/elasticity/tet_kinematics.hpp"
 
+#include "eipc/util/small_product.hpp"
+
 #include <Eigen/Geometry>
 #include <Eigen/LU>
 #include <algorithm>
@@ -41,7 +43,7 @@ Mat3 rest_shape_inverse(const Positions& rest, const Tets& tets, int t) {
 }
 
 Mat3 deformation_gradient(const Positions& x, const Tets& tets, int t, const Mat3& Dm_inv) {
-  return shape_matrix(x, tets, t) * Dm_inv;
+  return times_3x3<3>(shape_matrix(x, tets, t), Dm_inv);
 }
 
 TetJacobian deformation_gradient_jacobian(const Mat3& Dm_inv) {
@@ -67,7 +69,7 @@ Eigen::Matrix<double, 4, 3> vertex_weights(const Mat3& Dm_inv) {
 }  // namespace
 
 Vec<12> pull_back_stress(const Mat3& P, const Mat3& Dm_inv) {
-  const Eigen::Matrix<double, 3, 4> G = P * vertex_weights(Dm_inv).transpose();  // G(i, a)
+  const Eigen::Matrix<double, 3, 4> G = times_3x3<4>(P, vertex_weights(Dm_inv).transpose());  // G(i, a)
   return Eigen::Map<const Vec<12>>(G.data());
 }
 
@@ -92,16 +94,8 @@ Mat<12> pull_back_identity_plus_rank4(double a, const std::array<Mat3, 4>& M, co
   // Column k of G is vec(M_k B^T) = dF/dx^T vec(M_k); Gw scales it by w_k.
   Eigen::Matrix<double, 12, 4> G, Gw;
   for (int k = 0; k < 4; ++k) {
-    // Column v of M_k B^T, summed exactly as Eigen's M[k] * B.transpose()
-    // sums it: rows 0-1 as one packet, ((t0 + t1) + t2), row 2 as a scalar
-    // reduction, t0 + (t1 + t2). Eigen's product was a call of 300
-    // instructions; this keeps every bit.
-    const Mat3& Mk = M[k];
-    for (int v = 0; v < 4; ++v) {
-      G.col(k).segment<2>(3 * v) =
-          Mk.col(0).head<2>() * B(v, 0) + Mk.col(1).head<2>() * B(v, 1) + Mk.col(2).head<2>() * B(v, 2);
-      G(3 * v + 2, k) = Mk(2, 0) * B(v, 0) + (Mk(2, 1) * B(v, 1) + Mk(2, 2) * B(v, 2));
-    }
+    const Eigen::Matrix<double, 3, 4> Gk = times_3x3<4>(M[k], B.transpose());
+    G.col(k) = Eigen::Map<const Vec<12>>(Gk.data());
     Gw.col(k) = w[k] * G.col(k);
   }
   // H = Gw G^T + a (gram kron I3), only its lower triangle formed and then
