@@ -253,6 +253,8 @@ void IncrementalPotential::scatter_elements(std::size_t i, double scale, double*
     // instructions an entry (6% of the grasp's), reading the block with stride 12.
     const int* slots = pattern_.element_slots(static_cast<int>(i), t);
     const double* ht = local_h_[i][t].data();
+    // Unrolled: the loop's own count and branch were 2 of its 9 instructions an entry.
+#pragma GCC unroll 16
     for (int k = 0; k < 144; ++k) values[slots[k]] += scale * ht[k];
   }
 }

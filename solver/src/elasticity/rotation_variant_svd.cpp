@@ -10,6 +10,8 @@
 // orthogonal already and one rotating sweep (plus the checking one) suffices.
 #include "eipc/elasticity/rotation_variant_svd.hpp"
 
+#include "eipc/util/small_product.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -128,7 +130,7 @@ RotationVariantSvd svd_from(const Mat3& F, const Mat3& V0) {
   const int exponent = rescale ? std::ilogb(largest) : 0;
   JacobiColumns m;
   const double scale = rescale ? std::ldexp(1.0, -exponent) : 1.0;
-  const Mat3 B0 = (scale * F) * V0;
+  const Mat3 B0 = times_3x3<3>(rescale ? Mat3(scale * F) : F, V0);  // 1 * F is F
   for (int j = 0; j < 3; ++j)
     for (int i = 0; i < 3; ++i) {
       m.b[j][i] = B0(i, j);
