@@ -30,7 +30,7 @@ from eipc_report.trajectory import read_pair_series  # noqa: E402
 SCENE = os.path.join(ROOT, "scenarios", "bubble_grasp", "teddy.json")
 TEDDY = os.path.join(ROOT, "scenarios", "assets", "drake", "teddy.vtk")
 TETGEN = os.path.join(ROOT, "scenarios", "generators", "subdivided_tetgen.py")
-DEFAULT_LEVELS = "0:1e-3,0:2e-4,0:5e-5,1:2e-5,1:5e-6,2:5e-6"
+DEFAULT_LEVELS = "0:1e-3,0:2e-4,0:5e-5,1:2e-5,1:5e-6,2:5e-6,2:2e-6"
 HOLD = (3.0, 4.0)
 DEFAULT_WORK = os.path.join(ROOT, "out", "locking_reference")
 
