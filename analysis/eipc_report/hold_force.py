@@ -39,18 +39,24 @@ def body_nodes(path, body):
         return int(group["rest_vertices"].shape[0])
 
 
+def mean_force(series, window, axis, run="the"):
+    """Mean (normal + friction) force component along `axis` over t0 <= t <= t1 of a pair
+    series (trajectory.read_pair_series); InputError when no frame lies in the window."""
+    t0, t1 = window
+    held = (series.time >= t0 - 1e-9) & (series.time <= t1 + 1e-9)
+    if not held.any():
+        raise InputError(f"--hold {t0:g},{t1:g}: no frame of {run} run lies in the window "
+                         f"(it ends at {series.time[-1]:g} s)")
+    return float(np.mean(series.normal[held, AXES[axis]] + series.friction[held, AXES[axis]]))
+
+
 def hold_rows(series, nodes, window, axis, reference, convergence, timing):
     """One row per method with a force series: nodes of B, hold force, its error against
     the reference (None without one), the wall time at the largest h and the fitted order."""
-    t0, t1 = window
     order = {row["embedding"]: row["order"] for row in convergence}
     rows = []
     for method, s in series.items():
-        held = (s.time >= t0 - 1e-9) & (s.time <= t1 + 1e-9)
-        if not held.any():
-            raise InputError(f"--hold {t0:g},{t1:g}: no frame of the {method} run lies in the window "
-                             f"(it ends at {s.time[-1]:g} s)")
-        force = float(np.mean(s.normal[held, AXES[axis]] + s.friction[held, AXES[axis]]))
+        force = mean_force(s, window, axis, run=f"the {method}")
         error = None if reference is None else (force - reference) / reference
         runs = [r for r in timing if r["embedding"] == method and r["run"].wall_seconds is not None]
         slowest_h = max(runs, key=lambda r: r["dt"]) if runs else None

@@ -28,11 +28,9 @@ import os
 import subprocess
 import sys
 
-import numpy as np
-
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "analysis"))
-from eipc_report.hold_force import body_nodes  # noqa: E402
+from eipc_report.hold_force import body_nodes, mean_force  # noqa: E402
 from eipc_report.trajectory import read_pair_series  # noqa: E402
 from quiet_machine import load_text, wait_for_load  # noqa: E402
 
@@ -88,11 +86,9 @@ def run_model(args, model):
     check = subprocess.run([sys.executable, CHECK, out, "--json"], capture_output=True, text=True)
     if check.returncode not in (0, 1):
         sys.exit(f"error: {model}: check.py exit {check.returncode}: {check.stderr.strip()}")
-    s = read_pair_series(out, "plate", "finger_left")
-    held = (s.time >= HOLD[0] - 1e-9) & (s.time <= HOLD[1] + 1e-9)
     return {"model": model, "nodes_per_finger": body_nodes(out, "finger_left"),
             "max_deformation_mm": 1e3 * json.loads(check.stdout)["finger_left"]["max_deformation_m"],
-            "grip_force_N": float(np.mean(s.normal[held, 1] + s.friction[held, 1])),
+            "grip_force_N": mean_force(read_pair_series(out, "plate", "finger_left"), HOLD, "y"),
             "wall_s": summary["wall_seconds"], "load_before": summary["load_before"],
             "plate_in_slot": check.returncode == 0, "certified": summary["certified"]}
 

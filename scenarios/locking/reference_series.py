@@ -21,10 +21,9 @@ import subprocess
 import sys
 import time
 
-import numpy as np
-
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "analysis"))
+from eipc_report.hold_force import mean_force  # noqa: E402
 from eipc_report.trajectory import read_pair_series  # noqa: E402
 
 SCENE = os.path.join(ROOT, "scenarios", "bubble_grasp", "teddy.json")
@@ -37,8 +36,7 @@ DEFAULT_WORK = os.path.join(ROOT, "out", "locking_reference")
 
 def hold_force(path):
     s = read_pair_series(path, "bubble_left", "teddy")
-    held = (s.time >= HOLD[0] - 1e-9) & (s.time <= HOLD[1] + 1e-9)
-    return float(np.mean(s.normal[held, 0] + s.friction[held, 0])), s.status
+    return mean_force(s, HOLD, "x"), s.status
 
 
 def level_mesh(work, levels, volume):
