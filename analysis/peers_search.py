@@ -36,7 +36,8 @@ repeat is not ranked. The outcomes are the screening run's (each stage-2 run's l
 recorded beside its time, to show the runs repeat it).
 
 Writes OUT/peers_search/<scene>_<engine>.csv (stage 1), <scene>_<engine>_stage2.csv (every
-stage-2 run, redone ones too) and <scene>_<engine>.md (both tables and the winner).
+stage-2 run, redone ones too) and <scene>_<engine>.md (both tables and the winner); stage 1's are
+written before stage 2 starts, so a stopped stage 2 loses none of them.
 """
 import argparse
 import csv
@@ -288,6 +289,9 @@ def main():
     good = [r for r in rows if performs(r)]
     chosen = sorted(good, key=lambda r: float(r["wall"]) if r["wall"] else float("inf"))[:args.top]
     chosen += [r for r in good if r["settings_file"] and r not in chosen]
+    for r in chosen:
+        r["stage2_runs"], r["stage2"] = [], "pending"
+    report(args, grid, rows, chosen, [], None, pending=True)  # a stopped stage 2 loses nothing of stage 1
     runs = retime(args, cfg, cmd_of, chosen) if chosen else []
     ranked = []
     for r in chosen:
@@ -303,6 +307,11 @@ def main():
         r["stage2"] = "not ranked (a repeat without a believable time)" if r not in ranked else \
             "**winner**" if r is best else "tied with the fastest" if ranked.index(r) in tied else "slower"
 
+    report(args, grid, rows, chosen, runs, best)
+
+
+def report(args, grid, rows, chosen, runs, best, pending=False):
+    """Writes both CSVs and the markdown table; `pending`: stage 1 done, stage 2 not yet run."""
     out_dir = os.path.join(args.out, "peers_search")
     os.makedirs(out_dir, exist_ok=True)
     name = f"{args.scene}_{args.engine}"
@@ -314,7 +323,10 @@ def main():
 
     shrunk = (f" Stage 1 ran only configurations {args.configs} of the grid's {len(grid)} (`--configs`)."
               if args.configs else "")
-    if best:
+    if pending and chosen:
+        result = ("Winner: not yet ranked (stage 2 has not run: these are stage 1's results, written before "
+                  "stage 2 starts).")
+    elif best:
         result = (f"Winner: **{best['config']}**, wall {spread([float(x['wall']) for x in best['stage2_runs']])} s "
                   f"(median [range] of {args.repeats}), {best['intersecting']} frames intersecting, depth "
                   f"{best['depth_mm']} mm, lift {best['lift_mm']} mm.")
