@@ -12,20 +12,20 @@ of the machine affects all engines alike. Before each run the script waits until
 load average is below --max-load (it gives up after --wait seconds: the machine is not quiet,
 nothing is written, exit 3); the load is recorded. Bad arguments: exit 2. A run is redone when the load was not below
 --max-load when it started, or when a single-threaded run's CPU time is below 90% of its wall
-time (something else had the core; --min-cpu-share), up to --max-redo times. Writes OUT/peers_timing.md (median wall and CPU seconds
-with their ranges over the repeats) and OUT/peers_timing/runs.csv (every run, redone ones too).
+time (something else had the core; --min-cpu-share), up to --max-redo times. Writes OUT/peers_timing.md (median wall, loop and CPU
+seconds with their ranges over the repeats: wall and CPU of the whole process, loop the run's own
+`wall_seconds`, its stepping loop without the scene's reading or the engine's model build) and OUT/peers_timing/runs.csv (every run, redone ones too).
 """
 import argparse
 import csv
+import json
 import os
-import statistics
-import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from peers import ROOT, SCENES, binary, settings_file  # noqa: E402
-from peers_search import CUBE, timed_run  # noqa: E402
+from peers_search import CUBE, spread, timed_run  # noqa: E402
 from quiet_machine import load_text, wait_for_load  # noqa: E402
 
 TIMED = dict(SCENES, cube_squeeze=CUBE)  # the cube: a quick check of the machinery itself
@@ -52,6 +52,15 @@ def candidates(build, name, cfg, engines=("eipc", "mujoco", "bullet")):
             continue  # no expert configuration for this scene: not timed
         out.append((" ".join([engine] + extra), [binary(build, engine), scene, "--config", toml] + extra + common, True))
     return out
+
+
+def loop_seconds(summary_path):
+    """The run's own `wall_seconds` (its stepping loop, without reading the scene or building the engine's
+    model), from the `--json` summary; empty when the run wrote none."""
+    try:
+        return f"{json.load(open(summary_path))['wall_seconds']:.3f}"
+    except (OSError, ValueError, KeyError):
+        return ""
 
 
 def wait_quiet(max_load, wait_seconds):
@@ -97,10 +106,12 @@ def main():
                     load = wait_quiet(args.max_load, args.wait)
                     path = os.path.join(args.work, f"{name}_{label.replace(' ', '_')}_{r}.h5")
                     print(f"+ [{name} repeat {r + 1}, load {load_text(load)}] {' '.join(cmd)}", file=sys.stderr, flush=True)
-                    code, wall, cpu, _ = timed_run(cmd + ["--out", path], subprocess.DEVNULL)
+                    with open(path[:-3] + ".json", "w") as summary:
+                        code, wall, cpu, _ = timed_run(cmd + ["--out", path], summary)
                     redo = load >= args.max_load or (single and cpu < args.min_cpu_share * wall)
                     runs.append(dict(scene=name, engine=label, repeat=r + 1, load_before=load_text(load), exit=code,
-                                     wall=f"{wall:.3f}", cpu=f"{cpu:.3f}", redone="yes" if redo else ""))
+                                     wall=f"{wall:.3f}", loop=loop_seconds(path[:-3] + ".json"), cpu=f"{cpu:.3f}",
+                                     redone="yes" if redo else ""))
                     if not redo:
                         break
                 else:
@@ -109,7 +120,7 @@ def main():
 
     out_dir = os.path.join(args.out, "peers_timing")
     os.makedirs(out_dir, exist_ok=True)
-    keys = ["scene", "engine", "repeat", "load_before", "exit", "wall", "cpu", "redone"]
+    keys = ["scene", "engine", "repeat", "load_before", "exit", "wall", "loop", "cpu", "redone"]
     with open(os.path.join(out_dir, "runs.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, keys)
         w.writeheader()
@@ -118,16 +129,17 @@ def main():
              f"Made by `/usr/bin/python3 analysis/peers_timing.py --scenes {args.scenes} --engines {args.engines} "
              f"--repeats {args.repeats}` on {time.strftime('%Y-%m-%d')}: {args.repeats} "
              f"repeats, engines interleaved, each run started at 1-minute load average < {args.max_load} "
-             "(runs/redos: peers_timing/runs.csv). Median [min–max].", "",
-             "| scene | engine | exit codes | wall [s] | CPU [s] | load before (max) |", "|---|---|---|---|---|---|"]
+             "(runs/redos: peers_timing/runs.csv). Median [min–max]. Wall: the whole process, as a user waits for "
+             "it (reading the scene, building the engine's model, the loop, writing the trajectory); loop: the "
+             "run's own `wall_seconds`, its stepping loop only; CPU: the whole process, user + system.", "",
+             "| scene | engine | exit codes | wall [s] | loop [s] | CPU [s] | load before (max) |",
+             "|---|---|---|---|---|---|---|"]
     for name in args.scenes.split(","):
         for label, _, _ in candidates(args.build, name, TIMED[name], engines):
             kept = [r for r in runs if r["scene"] == name and r["engine"] == label and not r["redone"]]
-            wall = [float(r["wall"]) for r in kept]
-            cpu = [float(r["cpu"]) for r in kept]
+            wall, loop, cpu = ([float(r[k]) for r in kept if r[k]] for k in ("wall", "loop", "cpu"))
             codes = ",".join(sorted({str(r["exit"]) for r in kept}))
-            lines.append(f"| {name} | {label} | {codes} | {statistics.median(wall):.2f} [{min(wall):.2f}–{max(wall):.2f}] | "
-                         f"{statistics.median(cpu):.2f} [{min(cpu):.2f}–{max(cpu):.2f}] | "
+            lines.append(f"| {name} | {label} | {codes} | {spread(wall)} | {spread(loop) if loop else '–'} | {spread(cpu)} | "
                          f"{max(float(r['load_before']) for r in kept):.2f} |")
     with open(os.path.join(args.out, "peers_timing.md"), "w") as f:
         f.write("\n".join(lines) + "\n")

@@ -122,6 +122,21 @@ lift, finger_lift = z[-1] - z[0], finger[-1] - finger[0]
 print(f"mujoco servo gripper: cube lifted {lift * 1e3:.1f} mm, finger {finger_lift * 1e3:.1f} mm of 30")
 assert lift > 0.025, lift
 PY
+  # MuJoCo 2.2.2's fixed buffers: the run reports its peak use against the sizes asked for, and
+  # a buffer too small ends the run (exit 3) naming the option, never dropping contacts silently.
+  "$peer" "$scene" --config "$(dirname "$scene")/mujoco_cube_squeeze.toml" --duration 0.1 --json \
+      --njmax 777 --out "$work/usage.h5" > "$work/usage.json" 2> /dev/null
+  check test $? -eq 0
+  check "$py" - "$work/usage.json" <<'PY'
+import json, sys
+u = json.load(open(sys.argv[1]))["engine_usage"]
+print(f"mujoco buffers: {u}")
+assert u["njmax"] == 777 and 0 < u["constraints_peak"] <= 777 and 0 < u["contacts_peak"] <= u["nconmax"], u
+PY
+  "$peer" "$scene" --config "$(dirname "$scene")/mujoco_cube_squeeze.toml" --njmax 4 --out "$work/full.h5" \
+      > /dev/null 2> "$work/full.log"
+  check test $? -eq 3
+  check grep -q "constraint buffer is full (njmax 4" "$work/full.log"
 done
 
 # Bullet: the sparse-SDF voxel in effect is the one asked for (btSparseSDF::Initialize resets

@@ -41,6 +41,10 @@ public:
   /// step (negative: penetration), stored in the frames' min_distance column; NaN when
   /// the engine does not measure one.
   virtual double min_distance() const { return std::numeric_limits<double>::quiet_NaN(); }
+  /// How much of the engine's fixed-size buffers the run has used so far (peak against
+  /// capacity), for sizing them; in the run's JSON summary as `engine_usage`. Empty when
+  /// the engine allocates as it goes.
+  virtual nlohmann::json usage() const { return nlohmann::json::object(); }
 };
 
 }  // namespace eipc::peers

@@ -34,7 +34,8 @@ void check_state(const std::vector<Positions>& x, const std::string& engine) {
   }
 }
 
-void print_summary(const RunSummary& s, const std::string& engine, const std::string& output, bool as_json) {
+void print_summary(const RunSummary& s, const std::string& engine, const nlohmann::json& usage,
+                   const std::string& output, bool as_json) {
   const double rtf = s.wall_seconds > 0 ? s.simulated_seconds / s.wall_seconds : 0.0;
   const double mean = s.steps > 0 ? double(s.newton_total) / s.steps : 0.0;
   const std::string status = s.failed ? "incomplete" : "complete";
@@ -50,6 +51,7 @@ void print_summary(const RunSummary& s, const std::string& engine, const std::st
                         {"line_search_steps", 0},
                         {"output", output}};
     if (!s.reason.empty()) j["reason"] = s.reason;
+    if (!usage.empty()) j["engine_usage"] = usage;
     fmt::print("{}\n", j.dump(2));
     return;
   }
@@ -61,6 +63,7 @@ void print_summary(const RunSummary& s, const std::string& engine, const std::st
   fmt::print("real-time factor  {:.3f} (simulated / wall)\n", rtf);
   fmt::print("solver iterations {:.2f} per step (max {})\n", mean, s.newton_max);
   fmt::print("trajectory        {}\n", output);
+  if (!usage.empty()) fmt::print("engine usage      {}\n", usage.dump());
 }
 
 /// A peer engine as the run loop's Stepper (eipc/simulation/run_loop.hpp). Its state after
@@ -134,7 +137,7 @@ int run(const PeerOptions& o, const std::string& engine_name, const EngineFactor
   }
   if (progress) fmt::print(stderr, "\n");
   const RunSummary& summary = loop.summary();
-  print_summary(summary, engine_name, out, o.json);
+  print_summary(summary, engine_name, engine->usage(), out, o.json);
   if (summary.failed) {
     fmt::print(stderr, "error: {} could not finish: {}\n", engine_name, summary.reason);
     return 3;

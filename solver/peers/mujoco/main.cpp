@@ -50,6 +50,12 @@ int main(int argc, char** argv) {
     app.add_option("--piece-size", s.piece_size, "grid cell of the convex decomposition (m)")
         ->capture_default_str()
         ->check(CLI::PositiveNumber);
+    app.add_option("--nconmax", s.nconmax, "contact buffer (MJCF size/nconmax); a full buffer ends the run")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    app.add_option("--njmax", s.njmax, "constraint buffer (MJCF size/njmax); a full buffer ends the run")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
     app.add_option("--mjcf-out", s.mjcf_out, "also write the composed MJCF model to this file");
   };
   return peer_main(argc, argv, "mujoco", add_options,

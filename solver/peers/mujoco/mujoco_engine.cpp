@@ -11,6 +11,7 @@
 #include <Eigen/Geometry>
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -121,7 +122,9 @@ public:
             {"solref", solref()},
             {"solimp", solimp()},
             {"friction", {scene_.params.contact.friction, 0.005, 0.0001}},
-            {"piece_size", s_.piece_size}};
+            {"piece_size", s_.piece_size},
+            {"nconmax", s_.nconmax},
+            {"njmax", s_.njmax}};
   }
 
   nlohmann::json mapping() const override { return mapping_; }
@@ -131,8 +134,14 @@ public:
     for (int j = 1; j <= substeps_; ++j) {
       drive(step_ * scene_.params.dt + j * h, h);
       mj_step(model_, data_);
-      if (data_->warning[mjWARN_CONTACTFULL].number > 0 || data_->warning[mjWARN_CNSTRFULL].number > 0)
-        throw SolverFailure("mujoco's contact or constraint buffer is full (contacts would be dropped)");
+      contacts_peak_ = std::max(contacts_peak_, data_->ncon);
+      constraints_peak_ = std::max(constraints_peak_, data_->nefc);
+      if (data_->warning[mjWARN_CONTACTFULL].number > 0)
+        throw SolverFailure(fmt::format("mujoco's contact buffer is full (nconmax {}: contacts would be dropped); "
+                                        "raise --nconmax", s_.nconmax));
+      if (data_->warning[mjWARN_CNSTRFULL].number > 0)
+        throw SolverFailure(fmt::format("mujoco's constraint buffer is full (njmax {}: constraints would be "
+                                        "dropped); raise --njmax", s_.njmax));
       if (data_->warning[mjWARN_BADQACC].number > 0 || data_->warning[mjWARN_BADQPOS].number > 0 ||
           data_->warning[mjWARN_BADQVEL].number > 0)
         throw SolverFailure("mujoco reported a bad number in qpos/qvel/qacc (it resets the state)");
@@ -141,6 +150,11 @@ public:
   }
 
   int last_iterations() const override { return substeps_; }
+
+  nlohmann::json usage() const override {
+    return {{"contacts_peak", contacts_peak_}, {"nconmax", s_.nconmax},
+            {"constraints_peak", constraints_peak_}, {"njmax", s_.njmax}};
+  }
 
   /// MuJoCo's own penetration measure at the state stored: the least signed distance of
   /// the contacts its collision detection finds there (negative: the convex pieces overlap),
@@ -258,11 +272,11 @@ private:
         "<mujoco model=\"{}\">\n  <compiler angle=\"radian\" inertiafromgeom=\"false\"/>\n"
         "  <option timestep=\"{:.17g}\" gravity=\"{}\" integrator=\"{}\" cone=\"{}\" impratio=\"{:.17g}\" "
         "solver=\"{}\" tolerance=\"{:.17g}\" iterations=\"{}\" noslip_iterations=\"{}\"/>\n"
-        "  <size nconmax=\"3000\" njmax=\"9000\"/>\n"
+        "  <size nconmax=\"{}\" njmax=\"{}\"/>\n"
         "  <default><geom friction=\"{:.17g} 0.005 0.0001\" solref=\"{:.17g} {:.17g}\" "
         "solimp=\"{:.17g} {:.17g} {:.17g} {:.17g} {:.17g}\" condim=\"3\" margin=\"{:.17g}\"/></default>\n",
         "eipc", p.dt / substeps_, numbers(p.gravity), s_.integrator, s_.cone, s_.impratio, s_.solver, s_.tolerance,
-        s_.iterations, s_.noslip_iterations, p.contact.friction, ref[0], ref[1], imp[0], imp[1], imp[2], imp[3],
+        s_.iterations, s_.noslip_iterations, s_.nconmax, s_.njmax, p.contact.friction, ref[0], ref[1], imp[0], imp[1], imp[2], imp[3],
         imp[4], s_.margin);
     std::string equality, actuators;
     if (p.ground_height) world += fmt::format("    <geom name=\"ground\" type=\"plane\" size=\"0 0 1\" pos=\"0 0 {:.17g}\"/>\n", *p.ground_height);
@@ -354,6 +368,7 @@ private:
   MujocoSettings s_;
   int substeps_ = 1;
   long step_ = 0;
+  int contacts_peak_ = 0, constraints_peak_ = 0;  ///< most contacts / constraint rows of any step
   mjModel* model_ = nullptr;
   mjData* data_ = nullptr;
   mutable mjData* scratch_ = nullptr;  ///< for min_distance's collision pass at the stored state

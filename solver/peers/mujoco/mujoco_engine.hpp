@@ -33,6 +33,12 @@ struct MujocoSettings {
   double margin = 0.0;           ///< geom margin [m]: contacts become active this far apart
   double max_substep = 0.0;       ///< longest MuJoCo step [s] (0: the scene's dt)
   double piece_size = 0.015;      ///< grid cell of the convex decomposition [m]
+  /// MuJoCo 2.2.2's fixed buffers (`size/nconmax`, `size/njmax`): mjData holds njmax x njmax
+  /// matrices and a stack of 5 (njmax + nv)^2 doubles, all allocated and zeroed at start, so
+  /// their size is start-up time (9000: 2 s and 1.9 GB); the settings files size them per
+  /// scene from the peaks a run reports (`engine_usage`).
+  int nconmax = 1000;
+  int njmax = 3000;
   std::optional<std::string> mjcf_out;  ///< also write the composed MJCF here
 };
 
