@@ -113,10 +113,16 @@ def make(preset, out_dir, gmsh):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--preset", action="append", choices=sorted(PRESETS), help="default: all")
+    p.add_argument("--preset", action="append", help="default: all of PRESETS")
     p.add_argument("--out-dir", default=os.path.join(ROOT, "scenarios", "assets", "embeddings"))
     p.add_argument("--gmsh", default="gmsh")
+    p.add_argument("--params", metavar="NAME=HF,HC,TK,DEPTH,PAD", action="append", default=[],
+                   help="an extra preset (metres, world frame), made instead of the defaults")
     args = p.parse_args()
+    for text in args.params:
+        name, values = text.split("=")
+        PRESETS[name] = tuple(float(v) for v in values.split(","))
+        args.preset = (args.preset or []) + [name]
     for preset in args.preset or sorted(PRESETS):
         make(preset, args.out_dir, args.gmsh)
 

@@ -2,7 +2,9 @@
 """How much stiffer than a fine mesh a coarse linear (P1) or quadratic (P2) embedding is, in a
 static linear-elastic stand-in for the teddy squeeze (issue 40: would P2 embeddings cure it?).
 
-    scenarios/locking/static_proxy.py FINE.msh EMBEDDING.msh [EMBEDDING.msh ...]
+    scenarios/locking/static_proxy.py [--p1] FINE.msh EMBEDDING.msh [EMBEDDING.msh ...]
+
+(--p1: the P1 subspaces only, skipping the slower P2 ones.)
 
 FINE.msh: the teddy's tet mesh in teddy.vtk's frame (e.g. from
 scenarios/generators/subdivided_tetgen.py, as scenarios/locking/reference_series.py makes
@@ -161,18 +163,20 @@ def coarse_map(V, CV, CT, order):
 
 
 def main():
-    if len(sys.argv) < 3:
+    args = [a for a in sys.argv[1:] if a != "--p1"]
+    orders = (1,) if "--p1" in sys.argv[1:] else (1, 2)
+    if len(args) < 2:
         sys.exit(__doc__)
-    V, T = read_msh22(sys.argv[1])
+    V, T = read_msh22(args[0])
     Vw = world(V)
     t0 = time.time()
     K = stiffness(Vw, T)
     f = squeeze_load(Vw, T)
     cf = compliance(K, f, Vw, coarse=False)
     print(f"fine {len(V)} nodes: compliance {cf:.4e} m/N ({time.time() - t0:.1f} s)", flush=True)
-    for emb in sys.argv[2:]:
+    for emb in args[1:]:
         CV, CT = read_msh22(emb)
-        for order in (1, 2):
+        for order in orders:
             J, nn, worst = coarse_map(V, CV, CT, order)
             Kc = (J.T @ K @ J).tocsr()
             fc = J.T @ f
