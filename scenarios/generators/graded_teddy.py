@@ -33,9 +33,14 @@ TEDDY = os.path.join(ROOT, "scenarios", "assets", "drake", "teddy.vtk")
 SCALE, SHIFT_Z = 0.15, 0.0005  # teddy.json: scale 0.15, rotation 90 deg about x, translation z 0.0005
 # name: (hf fine size, hc coarse size, tk transition, depth, pad), metres in the world frame
 PRESETS = {
+    "g0": (0.020, 0.100, 0.020, 0.015, 0.005),
     "g1": (0.030, 0.060, 0.010, 0.010, 0.005),
     "g2": (0.020, 0.060, 0.015, 0.015, 0.005),
     "g3": (0.012, 0.060, 0.020, 0.020, 0.005),
+    # finer, for the 53k-vertex teddy (scenarios/resolution/teddy_50k.json), whose fine
+    # surface carries nodes this small; Drake's 410-vertex bear has 12 mm between vertices
+    "d12": (0.012, 0.060, 0.020, 0.035, 0.010),
+    "w8": (0.008, 0.040, 0.015, 0.040, 0.010),
 }
 
 
