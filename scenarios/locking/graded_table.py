@@ -128,14 +128,14 @@ def main():
         for r in rows:
             w.writerow({k: repr(v) if isinstance(v, float) else v for k, v in r.items()})
     loads = [x[1] for r in walls.values() for x in r]
+    timing = (f"Wall: the 4 s grasp at h = 0.02 s on 2 threads, median of {args.repeats} runs [range]; wall / low: "
+              f"median ratio to the `low` run just before each; load average before each run "
+              f"{load_text(min(loads))}-{load_text(max(loads))} (each in the csv)." if loads else "Not timed.")
     lines = ["# Graded embeddings of the teddy against `low`\n",
-             f"Made by `scenarios/locking/graded_table.py` (docstring: what is measured). Hold force: mean x force on "
-             f"bubble_left from the teddy over 3-4 s at h = {args.dt} s; force error against {reference:.3f} N (the "
-             f"full-space bear at {reference_nodes} nodes). Wall: the 4 s grasp at h = 0.02 s on 2 threads, median "
-             f"of {args.repeats} runs [range]; wall / low: median ratio to the `low` run just before each; load "
-             f"average before each run "
-             f"{load_text(min(loads)) if loads else '-'}-{load_text(max(loads)) if loads else '-'} (each in the "
-             f"csv). Certified: `eipc certify` of every frame of the force run.\n",
+             f"Made by `scenarios/locking/graded_table.py --dt {args.dt} --repeats {args.repeats}` (docstring: what "
+             f"is measured). Hold force: mean x force on bubble_left from the teddy over 3-4 s at h = {args.dt} s; "
+             f"force error against {reference:.3f} N (the full-space bear at {reference_nodes} nodes). {timing} "
+             f"Certified: `eipc certify` of every frame of the force run.\n",
              "| embedding | nodes | hold force (N) | force error | wall (s) | wall / low | certified |",
              "|---|---:|---:|---:|---:|---:|---|"]
     for r in rows:
