@@ -2,7 +2,10 @@
 """How much stiffer than a fine mesh a coarse linear (P1) or quadratic (P2) embedding is, in a
 static linear-elastic stand-in for the teddy squeeze (issue 40: would P2 embeddings cure it?).
 
-    scenarios/locking/static_proxy.py FINE.msh EMBEDDING.msh [EMBEDDING.msh ...]
+    scenarios/locking/static_proxy.py [--p1] FINE.msh EMBEDDING.msh [EMBEDDING.msh ...]
+
+(--p1: the P1 subspaces only, skipping the slower P2 ones; each P1 subspace is also given
+with coarsened stiffness, below.)
 
 FINE.msh: the teddy's tet mesh in teddy.vtk's frame (e.g. from
 scenarios/generators/subdivided_tetgen.py, as scenarios/locking/reference_series.py makes
@@ -17,7 +20,13 @@ subspace can be made exact): stiffness ratio = c_fine / c_coarse (1: as soft as 
 mesh). P2 nodes: the embedding's vertices and edge midpoints; nodes no fine vertex
 depends on are dropped. A stand-in, not the grasp: compare the ratios with the grasp's
 force errors of the same embeddings (docs/embedding.md) before reading one for a method
-not built. Debian's /usr/bin/python3 (numpy, scipy).
+not built.
+"P1 coarsened": the same P1 subspace with the fine mesh's stiffness condensed onto it as
+eipc's `coarsened_stiffness` does (docs/embedding.md, "Coarsened stiffness": the fit
+q = (J^T W J)^-1 J^T W u, W the fine lumped volumes, and the least-energy fine field with
+that fit), in this linear stand-in without the body's rotation: its compliance for node
+loads J^T f is g^T K^-1 g with g = W J (J^T W J)^-1 J^T f (balanced, as J reproduces
+linear fields). Debian's /usr/bin/python3 (numpy, scipy).
 """
 import os
 import sys
@@ -160,19 +169,38 @@ def coarse_map(V, CV, CT, order):
     return J, len(used), mn.min()
 
 
+def lumped_volumes(V, T):
+    X = V[T]
+    vol = np.abs(np.linalg.det(np.stack([X[:, 1] - X[:, 0], X[:, 2] - X[:, 0], X[:, 3] - X[:, 0]], axis=2))) / 6
+    w = np.zeros(len(V))
+    np.add.at(w, T.ravel(), np.repeat(vol / 4, 4))
+    return np.repeat(w, 3)
+
+
+def coarsened_compliance(K, f, X, J, w):
+    """Compliance of the coarsened P1 subspace J for the fine load f (see the docstring)."""
+    JW = J.T.multiply(w[None, :]).tocsr()  # J^T W
+    M = (JW @ J).tocsc()
+    g = JW.T @ spla.spsolve(M, J.T @ f)
+    return compliance(K, g, X, coarse=False)
+
+
 def main():
-    if len(sys.argv) < 3:
+    args = [a for a in sys.argv[1:] if a != "--p1"]
+    orders = (1,) if "--p1" in sys.argv[1:] else (1, 2)
+    if len(args) < 2:
         sys.exit(__doc__)
-    V, T = read_msh22(sys.argv[1])
+    V, T = read_msh22(args[0])
     Vw = world(V)
     t0 = time.time()
     K = stiffness(Vw, T)
     f = squeeze_load(Vw, T)
     cf = compliance(K, f, Vw, coarse=False)
+    w = lumped_volumes(Vw, T)
     print(f"fine {len(V)} nodes: compliance {cf:.4e} m/N ({time.time() - t0:.1f} s)", flush=True)
-    for emb in sys.argv[2:]:
+    for emb in args[1:]:
         CV, CT = read_msh22(emb)
-        for order in (1, 2):
+        for order in orders:
             J, nn, worst = coarse_map(V, CV, CT, order)
             Kc = (J.T @ K @ J).tocsr()
             fc = J.T @ f
@@ -181,6 +209,9 @@ def main():
             cc = compliance(Kc, fc, Xc, coarse=True)
             print(f"{emb.split('/')[-1]} P{order}: {nn} nodes, stiffness ratio {cf / cc:.2f} "
                   f"(min weight {worst:.2g})", flush=True)
+            if order == 1 and len(orders) == 1:
+                ck = coarsened_compliance(K, f, Vw, J, w)
+                print(f"{emb.split('/')[-1]} P1 coarsened: {nn} nodes, stiffness ratio {cf / ck:.2f}", flush=True)
 
 
 if __name__ == "__main__":
