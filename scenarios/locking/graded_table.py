@@ -40,10 +40,10 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "analysis"))
 from converged_force import converged_force  # noqa: E402
 from reference_series import DEFAULT_WORK, level_mesh  # noqa: E402
-from table import COARSENING_SOURCE, LOW  # noqa: E402
+from table import COARSENING_SOURCE, LOW, timed_run  # noqa: E402
 from eipc_report.hold_force import body_nodes, mean_force  # noqa: E402
 from eipc_report.trajectory import read_pair_series  # noqa: E402
-from quiet_machine import load_text, wait_for_load  # noqa: E402
+from quiet_machine import load_text  # noqa: E402
 
 SCENE = os.path.join(ROOT, "scenarios", "bubble_grasp", "teddy.json")
 SCENARIO = "bubble_grasp_teddy"
@@ -64,16 +64,6 @@ def added_embeddings(embeddings):
             for arg in ("--set", f"bodies.teddy.embeddings.{name}={json.dumps(entry)}")]
 
 
-def timed_run(args, embedding):
-    out = os.path.join(args.work, "timing", f"{embedding}.h5")
-    before = wait_for_load(args.max_load, args.wait)
-    run = subprocess.run([args.eipc, "run", SCENE, "--dt", "0.02", "--embedding", embedding, "--threads", "2",
-                          "--json", "--out", out] + args.added, capture_output=True, text=True)
-    if run.returncode != 0:
-        sys.exit(f"error: {embedding} at h = 0.02 failed (exit {run.returncode}): {run.stderr.strip()}")
-    return json.loads(run.stdout)["wall_seconds"], before
-
-
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--eipc", default=os.path.join(ROOT, "build", "bin", "eipc"))
@@ -86,7 +76,7 @@ def main():
     p.add_argument("--out", default=os.path.join(ROOT, "results", "locking_graded"))
     args = p.parse_args()
     embeddings = args.embeddings.split(",")
-    args.added = added_embeddings(embeddings)
+    args.added, args.scene = added_embeddings(embeddings), SCENE
     reference, reference_nodes = converged_force()
     os.makedirs(os.path.join(args.work, "timing"), exist_ok=True)
 
