@@ -15,35 +15,94 @@ namespace {
 
 Vec3 at(const Positions& x, int v) { return x.row(v).transpose(); }
 
-/// Swept boxes of every vertex over x0 -> x1 (grown by `inflation`); an edge's
-/// or a face's is the union of its vertices'. Those are kept for every edge and
-/// face when a sweep tests more pairs than there are of them (each primitive
-/// then appears in many pairs), else made for each pair tested.
+/// The end of a sweep x0 -> x1 in a frame that translates with a mean: the
+/// mean displacement of all vertices (follow_mean_translation) or of each
+/// body's (follow_body_translations). A vertex's position there is
+/// x1(v) - shift(its body), the very sums and quotients those functions
+/// compute, so its boxes are the same bit for bit; made only for the vertices
+/// asked about.
+struct TranslatedEnd {
+  const Positions* x1 = nullptr;
+  const std::vector<int>* body = nullptr;  ///< null: one shift for all
+  Positions shift;                         ///< one row per body (or one)
+
+  static TranslatedEnd of_all(const Positions& x0, const Positions& x1) {
+    TranslatedEnd t;
+    t.x1 = &x1;
+    t.shift = Positions::Zero(1, 3);
+    if (x1.rows() == 0) return t;
+    const Eigen::RowVector3d mean = (x1 - x0).colwise().mean();  // as follow_mean_translation
+    t.shift.row(0) = mean;
+    return t;
+  }
+  static TranslatedEnd of_bodies(const CollisionMesh& mesh, const Positions& x0, const Positions& x1) {
+    if (mesh.vertex_body.empty()) return of_all(x0, x1);
+    TranslatedEnd t;
+    t.x1 = &x1;
+    t.body = &mesh.vertex_body;
+    // As follow_body_translations: each body's summed displacement over its count.
+    const int bodies = *std::max_element(mesh.vertex_body.begin(), mesh.vertex_body.end()) + 1;
+    Positions mean = Positions::Zero(bodies, 3);
+    Eigen::VectorXd count = Eigen::VectorXd::Zero(bodies);
+    for (int v = 0; v < mesh.num_vertices(); ++v) {
+      mean.row(mesh.vertex_body[v]) += x1.row(v) - x0.row(v);
+      count[mesh.vertex_body[v]] += 1.0;
+    }
+    t.shift = Positions(bodies, 3);
+    for (int b = 0; b < bodies; ++b) t.shift.row(b) = mean.row(b) / count[b];
+    return t;
+  }
+  Eigen::Array3d at(int v) const {
+    const int b = body ? (*body)[std::size_t(v)] : 0;
+    return (x1->row(v) - shift.row(b)).transpose().array();
+  }
+};
+
+/// Swept boxes of the vertices over x0 -> x1 in a translating frame (grown
+/// by `inflation`); an edge's or a face's is the union of its vertices'. The
+/// vertices' are kept when a sweep tests enough pairs to touch most of them,
+/// else made for each pair tested; the edges' and faces' are kept when it
+/// tests more pairs than there are of them (each primitive then appears in
+/// many pairs), else made for each pair tested.
 struct SweptBoxes {
   const CollisionMesh* mesh = nullptr;
+  const Positions* x0 = nullptr;
+  TranslatedEnd x1;
+  double inflation = 0.0;
   std::vector<Aabb> vertices, edges, faces;
 
+  Aabb vertex(int v) const {
+    if (!vertices.empty()) return vertices[std::size_t(v)];
+    // swept_vertex_box(x0, x1 in the frame, v, inflation)
+    const Eigen::Array3d a = x0->row(v).transpose().array(), b = x1.at(v);
+    return {a.min(b) - inflation, a.max(b) + inflation};
+  }
   Aabb edge(int e) const {
     if (!edges.empty()) return edges[std::size_t(e)];
-    Aabb b = vertices[std::size_t(mesh->edges(e, 0))];
-    b.extend(vertices[std::size_t(mesh->edges(e, 1))]);
+    Aabb b = vertex(mesh->edges(e, 0));
+    b.extend(vertex(mesh->edges(e, 1)));
     return b;
   }
   Aabb face(int f) const {
     if (!faces.empty()) return faces[std::size_t(f)];
-    Aabb b = vertices[std::size_t(mesh->faces(f, 0))];
-    for (int k = 1; k < 3; ++k) b.extend(vertices[std::size_t(mesh->faces(f, k))]);
+    Aabb b = vertex(mesh->faces(f, 0));
+    for (int k = 1; k < 3; ++k) b.extend(vertex(mesh->faces(f, k)));
     return b;
   }
 };
 
-SweptBoxes swept_boxes(const CollisionMesh& mesh, const Positions& x0, const Positions& x1, double inflation,
-                       bool keep_primitives) {
+SweptBoxes swept_boxes(const CollisionMesh& mesh, const Positions& x0, TranslatedEnd x1, double inflation,
+                       bool keep_vertices, bool keep_primitives) {
   SweptBoxes b;
   b.mesh = &mesh;
-  b.vertices.resize(std::size_t(mesh.num_vertices()));
+  b.x0 = &x0;
+  b.x1 = std::move(x1);
+  b.inflation = inflation;
+  if (!keep_vertices && !keep_primitives) return b;
+  std::vector<Aabb> vertices(std::size_t(mesh.num_vertices()));
   const std::size_t grain = grain_for(0.02);
-  parallel_for_each(b.vertices.size(), grain, [&](std::size_t v) { b.vertices[v] = swept_vertex_box(x0, x1, int(v), inflation); });
+  parallel_for_each(vertices.size(), grain, [&](std::size_t v) { vertices[v] = b.vertex(int(v)); });
+  b.vertices = std::move(vertices);
   if (!keep_primitives) return b;
   std::vector<Aabb> edges(std::size_t(mesh.edges.rows())), faces(std::size_t(mesh.faces.rows()));
   parallel_for_each(edges.size(), grain, [&](std::size_t e) { edges[e] = b.edge(int(e)); });
@@ -111,9 +170,11 @@ double collision_free_step(const CollisionMesh& mesh, const Positions& x0, const
                      : lists[k]->point_triangle.size() + lists[k]->edge_edge.size();
     }
     const bool keep = tested > std::size_t(mesh.edges.rows() + mesh.faces.rows());
+    // A pair tested asks for four vertices' boxes (in one of the two frames).
+    const bool keep_vertices = 4 * tested > std::size_t(mesh.num_vertices());
     const double margin = round_off_margin(x0, x1);
-    all = swept_boxes(mesh, x0, follow_mean_translation(x0, x1), margin, keep);
-    own = swept_boxes(mesh, x0, follow_body_translations(mesh, x0, x1), margin, keep);
+    all = swept_boxes(mesh, x0, TranslatedEnd::of_all(x0, x1), margin, keep_vertices, keep);
+    own = swept_boxes(mesh, x0, TranslatedEnd::of_bodies(mesh, x0, x1), margin, keep_vertices, keep);
   }
   const bool bodies = !mesh.vertex_body.empty();
   const std::size_t grain = grain_for(all_overlap ? 0.5 : 0.06);
@@ -132,7 +193,7 @@ double collision_free_step(const CollisionMesh& mesh, const Positions& x0, const
       const PointTriangleCandidate& p = c->point_triangle[i];
       if (!all_overlap) {
         const SweptBoxes& b = bodies && mesh.vertex_body[p.vertex] == mesh.body_of_face(p.face) ? own : all;
-        if (!b.vertices[std::size_t(p.vertex)].overlaps(b.face(p.face))) return 1.0;
+        if (!b.vertex(p.vertex).overlaps(b.face(p.face))) return 1.0;
       }
       return point_triangle_toi(mesh, x0, x1, p, min_distance_ratio, below ? below.point_triangle(i, p) : 0.0);
     });
