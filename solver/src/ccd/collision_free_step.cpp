@@ -71,19 +71,20 @@ struct SweptBoxes {
   double inflation = 0.0;
   std::vector<Aabb> vertices, edges, faces;
 
-  Aabb vertex(int v) const {
-    if (!vertices.empty()) return vertices[std::size_t(v)];
-    // swept_vertex_box(x0, x1 in the frame, v, inflation)
+  [[gnu::always_inline]] Aabb vertex(int v) const { return vertices.empty() ? made(v) : vertices[std::size_t(v)]; }
+  /// swept_vertex_box(x0, x1 in the frame, v, inflation); out of line, so
+  /// that vertex() inlines into the pair loops.
+  [[gnu::noinline]] Aabb made(int v) const {
     const Eigen::Array3d a = x0->row(v).transpose().array(), b = x1.at(v);
     return {a.min(b) - inflation, a.max(b) + inflation};
   }
-  Aabb edge(int e) const {
+  [[gnu::always_inline]] Aabb edge(int e) const {
     if (!edges.empty()) return edges[std::size_t(e)];
     Aabb b = vertex(mesh->edges(e, 0));
     b.extend(vertex(mesh->edges(e, 1)));
     return b;
   }
-  Aabb face(int f) const {
+  [[gnu::always_inline]] Aabb face(int f) const {
     if (!faces.empty()) return faces[std::size_t(f)];
     Aabb b = vertex(mesh->faces(f, 0));
     for (int k = 1; k < 3; ++k) b.extend(vertex(mesh->faces(f, k)));
@@ -101,7 +102,7 @@ SweptBoxes swept_boxes(const CollisionMesh& mesh, const Positions& x0, Translate
   if (!keep_vertices && !keep_primitives) return b;
   std::vector<Aabb> vertices(std::size_t(mesh.num_vertices()));
   const std::size_t grain = grain_for(0.02);
-  parallel_for_each(vertices.size(), grain, [&](std::size_t v) { vertices[v] = b.vertex(int(v)); });
+  parallel_for_each(vertices.size(), grain, [&](std::size_t v) { vertices[v] = b.made(int(v)); });
   b.vertices = std::move(vertices);
   if (!keep_primitives) return b;
   std::vector<Aabb> edges(std::size_t(mesh.edges.rows())), faces(std::size_t(mesh.faces.rows()));
