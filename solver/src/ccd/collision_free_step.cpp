@@ -58,6 +58,14 @@ struct TranslatedEnd {
   }
 };
 
+/// Room for a sweep's boxes, reused from sweep to sweep: made afresh, the
+/// ~3 MB of FinRay's boxes were default-filled and page-faulted in at every
+/// sweep (together 2.3% of its samples at one thread, as much as the boxes
+/// themselves). Every box a sweep reads it has written first.
+struct BoxStore {
+  std::vector<Aabb> vertices, edges, faces;
+};
+
 /// Swept boxes of the vertices over x0 -> x1 in a translating frame (grown
 /// by `inflation`); an edge's or a face's is the union of its vertices'. The
 /// vertices' are kept when a sweep tests enough pairs to touch most of them,
@@ -69,9 +77,11 @@ struct SweptBoxes {
   const Positions* x0 = nullptr;
   TranslatedEnd x1;
   double inflation = 0.0;
-  std::vector<Aabb> vertices, edges, faces;
+  const Aabb* vertices = nullptr;  ///< null: made when asked
+  const Aabb* edges = nullptr;     ///< null: from the vertices'
+  const Aabb* faces = nullptr;     ///< null: from the vertices'
 
-  [[gnu::always_inline]] Aabb vertex(int v) const { return vertices.empty() ? made(v) : vertices[std::size_t(v)]; }
+  [[gnu::always_inline]] Aabb vertex(int v) const { return vertices ? vertices[std::size_t(v)] : made(v); }
   /// swept_vertex_box(x0, x1 in the frame, v, inflation); out of line, so
   /// that vertex() inlines into the pair loops.
   [[gnu::noinline]] Aabb made(int v) const {
@@ -79,37 +89,42 @@ struct SweptBoxes {
     return {a.min(b) - inflation, a.max(b) + inflation};
   }
   [[gnu::always_inline]] Aabb edge(int e) const {
-    if (!edges.empty()) return edges[std::size_t(e)];
+    if (edges) return edges[std::size_t(e)];
     Aabb b = vertex(mesh->edges(e, 0));
     b.extend(vertex(mesh->edges(e, 1)));
     return b;
   }
   [[gnu::always_inline]] Aabb face(int f) const {
-    if (!faces.empty()) return faces[std::size_t(f)];
+    if (faces) return faces[std::size_t(f)];
     Aabb b = vertex(mesh->faces(f, 0));
     for (int k = 1; k < 3; ++k) b.extend(vertex(mesh->faces(f, k)));
     return b;
   }
 };
 
+/// The boxes, kept in `store` (valid until its next use).
 SweptBoxes swept_boxes(const CollisionMesh& mesh, const Positions& x0, TranslatedEnd x1, double inflation,
-                       bool keep_vertices, bool keep_primitives) {
+                       bool keep_vertices, bool keep_primitives, BoxStore& store) {
   SweptBoxes b;
   b.mesh = &mesh;
   b.x0 = &x0;
   b.x1 = std::move(x1);
   b.inflation = inflation;
   if (!keep_vertices && !keep_primitives) return b;
-  std::vector<Aabb> vertices(std::size_t(mesh.num_vertices()));
   const std::size_t grain = grain_for(0.02);
+  std::vector<Aabb>& vertices = store.vertices;
+  vertices.resize(std::size_t(mesh.num_vertices()));
   parallel_for_each(vertices.size(), grain, [&](std::size_t v) { vertices[v] = b.made(int(v)); });
-  b.vertices = std::move(vertices);
+  b.vertices = vertices.data();
   if (!keep_primitives) return b;
-  std::vector<Aabb> edges(std::size_t(mesh.edges.rows())), faces(std::size_t(mesh.faces.rows()));
+  std::vector<Aabb>& edges = store.edges;
+  std::vector<Aabb>& faces = store.faces;
+  edges.resize(std::size_t(mesh.edges.rows()));
+  faces.resize(std::size_t(mesh.faces.rows()));
   parallel_for_each(edges.size(), grain, [&](std::size_t e) { edges[e] = b.edge(int(e)); });
   parallel_for_each(faces.size(), grain, [&](std::size_t f) { faces[f] = b.face(int(f)); });
-  b.edges = std::move(edges);
-  b.faces = std::move(faces);
+  b.edges = edges.data();
+  b.faces = faces.data();
   return b;
 }
 
@@ -162,6 +177,22 @@ double round_off_margin(const Positions& x0, const Positions& x1) {
 double collision_free_step(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
                            const CandidateLists& lists, bool all_overlap, std::optional<double> ground_height,
                            double min_distance_ratio, const std::vector<PairDistanceBounds>& bounds = {}) {
+  // One store per thread and frame, kept from sweep to sweep: the boxes are
+  // read until this sweep ends, and no sweep outlives it. A sweep begun on a
+  // thread that is inside one already (a task stolen while it waits) gets
+  // stores of its own.
+  thread_local BoxStore kept[2];
+  thread_local bool kept_in_use = false;
+  const bool reuse = !kept_in_use;
+  BoxStore fresh[2];
+  BoxStore* stores = reuse ? kept : fresh;
+  kept_in_use = true;
+  struct Release {
+    bool reuse;
+    ~Release() {
+      if (reuse) kept_in_use = false;
+    }
+  } release{reuse};
   SweptBoxes all, own;
   if (!all_overlap) {
     std::size_t tested = 0;
@@ -174,8 +205,8 @@ double collision_free_step(const CollisionMesh& mesh, const Positions& x0, const
     // A pair tested asks for four vertices' boxes (in one of the two frames).
     const bool keep_vertices = 4 * tested > std::size_t(mesh.num_vertices());
     const double margin = round_off_margin(x0, x1);
-    all = swept_boxes(mesh, x0, TranslatedEnd::of_all(x0, x1), margin, keep_vertices, keep);
-    own = swept_boxes(mesh, x0, TranslatedEnd::of_bodies(mesh, x0, x1), margin, keep_vertices, keep);
+    all = swept_boxes(mesh, x0, TranslatedEnd::of_all(x0, x1), margin, keep_vertices, keep, stores[0]);
+    own = swept_boxes(mesh, x0, TranslatedEnd::of_bodies(mesh, x0, x1), margin, keep_vertices, keep, stores[1]);
   }
   const bool bodies = !mesh.vertex_body.empty();
   const std::size_t grain = grain_for(all_overlap ? 0.5 : 0.06);
