@@ -156,6 +156,16 @@ void CandidateCache::make_groups(const CollisionMesh& mesh) {
     g.pieces.erase(std::unique(g.pieces.begin(), g.pieces.end()), g.pieces.end());
     if (patch_min_stretch_ > 0.0 && (g.region = common_piece(mesh.vertex_region, g.vertices)) >= 0)
       g.region_pairs = of_body(mesh, at_risk, b);
+    // The index ranges of the body's faces and edges (bodies are numbered in
+    // blocks, so these hold few others, if any).
+    int first = int(mesh.faces.rows()), last = 0;
+    for (int f = 0; f < int(mesh.faces.rows()); ++f)
+      if (mesh.vertex_body.empty() || mesh.body_of_face(f) == b) first = std::min(first, f), last = f + 1;
+    if (first < last) g.first_face = first, g.last_face = last;
+    first = int(mesh.edges.rows()), last = 0;
+    for (int e = 0; e < int(mesh.edges.rows()); ++e)
+      if (mesh.vertex_body.empty() || mesh.body_of_edge(e) == b) first = std::min(first, e), last = e + 1;
+    if (first < last) g.first_edge = first, g.last_edge = last;
     groups_.push_back(std::move(g));
   }
   // The pairs between bodies; with a rigid body (a rack that stands still)
@@ -369,7 +379,11 @@ const Candidates& CandidateCache::group_for_contacts(Group& g, const CollisionMe
   const Candidates& near = group_along(g, mesh, x, x, trusted, one_off, &deviation);
   if (g.contact_generation == g.rebuilds && near_last_filtering()) return g.for_contacts;
   changed = true;
-  g.for_contacts = g.gaps.within(mesh, x, near, dhat_ + 2.001 * contact_skin_);
+  // A body's pairs with itself have primitives of that body only (its own
+  // broad phase, or its region's pairs).
+  const PrimitiveRanges own{g.first_face, g.last_face, g.first_edge, g.last_edge};
+  const bool ranged = g.body >= 0 && g.last_face > g.first_face && g.last_edge > g.first_edge;
+  g.for_contacts = g.gaps.within(mesh, x, near, dhat_ + 2.001 * contact_skin_, ranged ? &own : nullptr);
   g.contact_reference = x;
   g.contact_deviation = deviation;
   g.contact_generation = g.rebuilds;

@@ -15,41 +15,116 @@ namespace {
 
 Vec3 at(const Positions& x, int v) { return x.row(v).transpose(); }
 
-/// Swept boxes of every vertex over x0 -> x1 (grown by `inflation`); an edge's
-/// or a face's is the union of its vertices'. Those are kept for every edge and
-/// face when a sweep tests more pairs than there are of them (each primitive
-/// then appears in many pairs), else made for each pair tested.
+/// The end of a sweep x0 -> x1 in a frame that translates with a mean: the
+/// mean displacement of all vertices (follow_mean_translation) or of each
+/// body's (follow_body_translations). A vertex's position there is
+/// x1(v) - shift(its body), the very sums and quotients those functions
+/// compute, so its boxes are the same bit for bit; made only for the vertices
+/// asked about.
+struct TranslatedEnd {
+  const Positions* x1 = nullptr;
+  const std::vector<int>* body = nullptr;  ///< null: one shift for all
+  Positions shift;                         ///< one row per body (or one)
+
+  static TranslatedEnd of_all(const Positions& x0, const Positions& x1) {
+    TranslatedEnd t;
+    t.x1 = &x1;
+    t.shift = Positions::Zero(1, 3);
+    if (x1.rows() == 0) return t;
+    const Eigen::RowVector3d mean = (x1 - x0).colwise().mean();  // as follow_mean_translation
+    t.shift.row(0) = mean;
+    return t;
+  }
+  static TranslatedEnd of_bodies(const CollisionMesh& mesh, const Positions& x0, const Positions& x1) {
+    if (mesh.vertex_body.empty()) return of_all(x0, x1);
+    TranslatedEnd t;
+    t.x1 = &x1;
+    t.body = &mesh.vertex_body;
+    // As follow_body_translations: each body's summed displacement over its count.
+    const int bodies = *std::max_element(mesh.vertex_body.begin(), mesh.vertex_body.end()) + 1;
+    Positions mean = Positions::Zero(bodies, 3);
+    Eigen::VectorXd count = Eigen::VectorXd::Zero(bodies);
+    for (int v = 0; v < mesh.num_vertices(); ++v) {
+      mean.row(mesh.vertex_body[v]) += x1.row(v) - x0.row(v);
+      count[mesh.vertex_body[v]] += 1.0;
+    }
+    t.shift = Positions(bodies, 3);
+    for (int b = 0; b < bodies; ++b) t.shift.row(b) = mean.row(b) / count[b];
+    return t;
+  }
+  Eigen::Array3d at(int v) const {
+    const int b = body ? (*body)[std::size_t(v)] : 0;
+    return (x1->row(v) - shift.row(b)).transpose().array();
+  }
+};
+
+/// Room for a sweep's boxes, reused from sweep to sweep: made afresh, the
+/// ~3 MB of FinRay's boxes were default-filled and page-faulted in at every
+/// sweep (together 2.3% of its samples at one thread, as much as the boxes
+/// themselves). Every box a sweep reads it has written first.
+struct BoxStore {
+  std::vector<Aabb> vertices, edges, faces;
+};
+
+/// Swept boxes of the vertices over x0 -> x1 in a translating frame (grown
+/// by `inflation`); an edge's or a face's is the union of its vertices'. The
+/// vertices' are kept when a sweep tests enough pairs to touch most of them,
+/// else made for each pair tested; the edges' and faces' are kept when it
+/// tests more pairs than there are of them (each primitive then appears in
+/// many pairs), else made for each pair tested.
 struct SweptBoxes {
   const CollisionMesh* mesh = nullptr;
-  std::vector<Aabb> vertices, edges, faces;
+  const Positions* x0 = nullptr;
+  TranslatedEnd x1;
+  double inflation = 0.0;
+  const Aabb* vertices = nullptr;  ///< null: made when asked
+  const Aabb* edges = nullptr;     ///< null: from the vertices'
+  const Aabb* faces = nullptr;     ///< null: from the vertices'
 
-  Aabb edge(int e) const {
-    if (!edges.empty()) return edges[std::size_t(e)];
-    Aabb b = vertices[std::size_t(mesh->edges(e, 0))];
-    b.extend(vertices[std::size_t(mesh->edges(e, 1))]);
+  [[gnu::always_inline]] Aabb vertex(int v) const { return vertices ? vertices[std::size_t(v)] : made(v); }
+  /// swept_vertex_box(x0, x1 in the frame, v, inflation); out of line, so
+  /// that vertex() inlines into the pair loops.
+  [[gnu::noinline]] Aabb made(int v) const {
+    const Eigen::Array3d a = x0->row(v).transpose().array(), b = x1.at(v);
+    return {a.min(b) - inflation, a.max(b) + inflation};
+  }
+  [[gnu::always_inline]] Aabb edge(int e) const {
+    if (edges) return edges[std::size_t(e)];
+    Aabb b = vertex(mesh->edges(e, 0));
+    b.extend(vertex(mesh->edges(e, 1)));
     return b;
   }
-  Aabb face(int f) const {
-    if (!faces.empty()) return faces[std::size_t(f)];
-    Aabb b = vertices[std::size_t(mesh->faces(f, 0))];
-    for (int k = 1; k < 3; ++k) b.extend(vertices[std::size_t(mesh->faces(f, k))]);
+  [[gnu::always_inline]] Aabb face(int f) const {
+    if (faces) return faces[std::size_t(f)];
+    Aabb b = vertex(mesh->faces(f, 0));
+    for (int k = 1; k < 3; ++k) b.extend(vertex(mesh->faces(f, k)));
     return b;
   }
 };
 
-SweptBoxes swept_boxes(const CollisionMesh& mesh, const Positions& x0, const Positions& x1, double inflation,
-                       bool keep_primitives) {
+/// The boxes, kept in `store` (valid until its next use).
+SweptBoxes swept_boxes(const CollisionMesh& mesh, const Positions& x0, TranslatedEnd x1, double inflation,
+                       bool keep_vertices, bool keep_primitives, BoxStore& store) {
   SweptBoxes b;
   b.mesh = &mesh;
-  b.vertices.resize(std::size_t(mesh.num_vertices()));
+  b.x0 = &x0;
+  b.x1 = std::move(x1);
+  b.inflation = inflation;
+  if (!keep_vertices && !keep_primitives) return b;
   const std::size_t grain = grain_for(0.02);
-  parallel_for_each(b.vertices.size(), grain, [&](std::size_t v) { b.vertices[v] = swept_vertex_box(x0, x1, int(v), inflation); });
+  std::vector<Aabb>& vertices = store.vertices;
+  vertices.resize(std::size_t(mesh.num_vertices()));
+  parallel_for_each(vertices.size(), grain, [&](std::size_t v) { vertices[v] = b.made(int(v)); });
+  b.vertices = vertices.data();
   if (!keep_primitives) return b;
-  std::vector<Aabb> edges(std::size_t(mesh.edges.rows())), faces(std::size_t(mesh.faces.rows()));
+  std::vector<Aabb>& edges = store.edges;
+  std::vector<Aabb>& faces = store.faces;
+  edges.resize(std::size_t(mesh.edges.rows()));
+  faces.resize(std::size_t(mesh.faces.rows()));
   parallel_for_each(edges.size(), grain, [&](std::size_t e) { edges[e] = b.edge(int(e)); });
   parallel_for_each(faces.size(), grain, [&](std::size_t f) { faces[f] = b.face(int(f)); });
-  b.edges = std::move(edges);
-  b.faces = std::move(faces);
+  b.edges = edges.data();
+  b.faces = faces.data();
   return b;
 }
 
@@ -102,6 +177,22 @@ double round_off_margin(const Positions& x0, const Positions& x1) {
 double collision_free_step(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
                            const CandidateLists& lists, bool all_overlap, std::optional<double> ground_height,
                            double min_distance_ratio, const std::vector<PairDistanceBounds>& bounds = {}) {
+  // One store per thread and frame, kept from sweep to sweep: the boxes are
+  // read until this sweep ends, and no sweep outlives it. A sweep begun on a
+  // thread that is inside one already (a task stolen while it waits) gets
+  // stores of its own.
+  thread_local BoxStore kept[2];
+  thread_local bool kept_in_use = false;
+  const bool reuse = !kept_in_use;
+  BoxStore fresh[2];
+  BoxStore* stores = reuse ? kept : fresh;
+  kept_in_use = true;
+  struct Release {
+    bool reuse;
+    ~Release() {
+      if (reuse) kept_in_use = false;
+    }
+  } release{reuse};
   SweptBoxes all, own;
   if (!all_overlap) {
     std::size_t tested = 0;
@@ -111,9 +202,11 @@ double collision_free_step(const CollisionMesh& mesh, const Positions& x0, const
                      : lists[k]->point_triangle.size() + lists[k]->edge_edge.size();
     }
     const bool keep = tested > std::size_t(mesh.edges.rows() + mesh.faces.rows());
+    // A pair tested asks for four vertices' boxes (in one of the two frames).
+    const bool keep_vertices = 4 * tested > std::size_t(mesh.num_vertices());
     const double margin = round_off_margin(x0, x1);
-    all = swept_boxes(mesh, x0, follow_mean_translation(x0, x1), margin, keep);
-    own = swept_boxes(mesh, x0, follow_body_translations(mesh, x0, x1), margin, keep);
+    all = swept_boxes(mesh, x0, TranslatedEnd::of_all(x0, x1), margin, keep_vertices, keep, stores[0]);
+    own = swept_boxes(mesh, x0, TranslatedEnd::of_bodies(mesh, x0, x1), margin, keep_vertices, keep, stores[1]);
   }
   const bool bodies = !mesh.vertex_body.empty();
   const std::size_t grain = grain_for(all_overlap ? 0.5 : 0.06);
@@ -132,7 +225,7 @@ double collision_free_step(const CollisionMesh& mesh, const Positions& x0, const
       const PointTriangleCandidate& p = c->point_triangle[i];
       if (!all_overlap) {
         const SweptBoxes& b = bodies && mesh.vertex_body[p.vertex] == mesh.body_of_face(p.face) ? own : all;
-        if (!b.vertices[std::size_t(p.vertex)].overlaps(b.face(p.face))) return 1.0;
+        if (!b.vertex(p.vertex).overlaps(b.face(p.face))) return 1.0;
       }
       return point_triangle_toi(mesh, x0, x1, p, min_distance_ratio, below ? below.point_triangle(i, p) : 0.0);
     });

@@ -175,17 +175,20 @@ struct ComputedMoveBalls {
   MoveBall operator[](int p) const { return move_ball<N>(moved, primitives, p); }
 };
 
-/// Move balls looked up in a table of all of them.
+/// Move balls looked up in a table of those of primitives [first, last).
 struct MoveBallTable {
   std::vector<MoveBall> table;
+  int first = 0;
   template <int N, class Rows>
-  static MoveBallTable of(const Positions& moved, const Rows& primitives) {
+  static MoveBallTable of(const Positions& moved, const Rows& primitives, int first, int last) {
     MoveBallTable t;
-    t.table.resize(std::size_t(primitives.rows()));
-    parallel_for_each(t.table.size(), 4096, [&](std::size_t p) { t.table[p] = move_ball<N>(moved, primitives, int(p)); });
+    t.first = first;
+    t.table.resize(std::size_t(last - first));
+    parallel_for_each(t.table.size(), 4096,
+                      [&](std::size_t p) { t.table[p] = move_ball<N>(moved, primitives, first + int(p)); });
     return t;
   }
-  const MoveBall& operator[](int p) const { return table[std::size_t(p)]; }
+  const MoveBall& operator[](int p) const { return table[std::size_t(p - first)]; }
 };
 
 /// A vertex's move ball: its move, no spread.
@@ -300,7 +303,8 @@ Candidates candidates_within(const CollisionMesh& mesh, const Positions& x, cons
 }
 
 Candidates candidates_within(const CollisionMesh& mesh, const Positions& x, const Candidates& candidates,
-                             double distance, std::vector<float>& gaps, const Positions& moved) {
+                             double distance, std::vector<float>& gaps, const Positions& moved,
+                             const PrimitiveRanges* primitives) {
   if (x.rows() != mesh.num_vertices() || moved.rows() != x.rows() || gaps.size() != candidates.size())
     throw std::invalid_argument("candidates_within: sizes of x, moved or gaps do not match");
   // A relative margin far above the round-off of gaps, moves and distances;
@@ -315,16 +319,18 @@ Candidates candidates_within(const CollisionMesh& mesh, const Positions& x, cons
   // are faces (edges): each is then in many pairs; else each computed when
   // asked (a short list, such as the pairs between bodies, need not pay for
   // every primitive of the mesh).
+  const PrimitiveRanges all{0, int(mesh.faces.rows()), 0, int(mesh.edges.rows())};
+  const PrimitiveRanges& range = primitives ? *primitives : all;
   const VertexMoveBalls vertex_balls{moved};
   const std::vector<std::size_t> pt_rest =
-      candidates.point_triangle.size() > std::size_t(mesh.faces.rows())
-          ? reduce_gaps(candidates.point_triangle, pt_gaps, vertex_balls, MoveBallTable::of<3>(moved, mesh.faces),
-                        out_from, slack)
+      candidates.point_triangle.size() > std::size_t(range.last_face - range.first_face)
+          ? reduce_gaps(candidates.point_triangle, pt_gaps, vertex_balls,
+                        MoveBallTable::of<3>(moved, mesh.faces, range.first_face, range.last_face), out_from, slack)
           : reduce_gaps(candidates.point_triangle, pt_gaps, vertex_balls, ComputedMoveBalls<3, Tris>{moved, mesh.faces},
                         out_from, slack);
   std::vector<std::size_t> ee_rest;
-  if (candidates.edge_edge.size() > std::size_t(mesh.edges.rows())) {
-    const MoveBallTable edge_balls = MoveBallTable::of<2>(moved, mesh.edges);
+  if (candidates.edge_edge.size() > std::size_t(range.last_edge - range.first_edge)) {
+    const MoveBallTable edge_balls = MoveBallTable::of<2>(moved, mesh.edges, range.first_edge, range.last_edge);
     ee_rest = reduce_gaps(candidates.edge_edge, ee_gaps, edge_balls, edge_balls, out_from, slack);
   } else {
     const ComputedMoveBalls<2, Edges> edge_balls{moved, mesh.edges};

@@ -89,12 +89,12 @@ void RememberedGaps::carry(const Candidates& then, const Candidates& now) {
 }
 
 Candidates RememberedGaps::within(const CollisionMesh& mesh, const Positions& x, const Candidates& candidates,
-                                  double distance) {
+                                  double distance, const PrimitiveRanges* primitives) {
   if (gaps_.size() != candidates.size() || reference_.rows() != x.rows()) {
     gaps_.assign(candidates.size(), -std::numeric_limits<float>::infinity());
     reference_ = x;
   }
-  Candidates out = candidates_within(mesh, x, candidates, distance, gaps_, x - reference_);
+  Candidates out = candidates_within(mesh, x, candidates, distance, gaps_, x - reference_, primitives);
   reference_ = x;
   closer_far_ = -1.0;
   return out;

@@ -33,8 +33,10 @@ std::vector<char> ContactQueries::trusted_patches(const Positions& q, const Posi
 double ContactQueries::collision_free_fraction(const Positions& q, const Positions& dq,
                                                const ContactSet* contacts) const {
   const Positions q1 = q + dq;
-  const Positions x0 = sys_.collision().positions(q);
-  const Positions x1 = sys_.collision().positions(q1);
+  const std::shared_ptr<const Positions> at0 = sys_.collision().shared_positions(q);
+  const std::shared_ptr<const Positions> at1 = sys_.collision().shared_positions(q1);
+  const Positions& x0 = *at0;
+  const Positions& x1 = *at1;
   // No distance (pair or ground) changes by more than twice the largest vertex
   // move, and every pair is at least min(dhat, closest contact) apart, so a
   // move that cannot close (1 - ratio) of that keeps every pair above the
@@ -57,11 +59,12 @@ double ContactQueries::collision_free_fraction(const Positions& q, const Positio
 
 const Candidates& ContactQueries::candidates_near(const Positions& q) const {
   ScopedTimer timer(times_.broad_phase);
-  return candidates_.around(sys_.collision().mesh(), sys_.collision().positions(q), trusted_patches(q, q));
+  return candidates_.around(sys_.collision().mesh(), *sys_.collision().shared_positions(q), trusted_patches(q, q));
 }
 
 ContactSet ContactQueries::contacts_at(const Positions& q) const {
-  const Positions x = sys_.collision().positions(q);
+  const std::shared_ptr<const Positions> at = sys_.collision().shared_positions(q);
+  const Positions& x = *at;
   const Candidates* c;
   {
     ScopedTimer timer(times_.broad_phase);

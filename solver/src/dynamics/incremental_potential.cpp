@@ -46,7 +46,7 @@ void for_each_elastic_body(const DofSystem& sys, Fn&& fn) {
 }  // namespace
 
 ContactSet IncrementalPotential::contacts(const Positions& q, const Candidates& candidates) const {
-  return build_contact_set(sys_.collision().mesh(), sys_.collision().positions(q), candidates, params_.contact.dhat,
+  return build_contact_set(sys_.collision().mesh(), *sys_.collision().shared_positions(q), candidates, params_.contact.dhat,
                            params_.ground_height);
 }
 
@@ -74,7 +74,8 @@ double IncrementalPotential::energy(const StepContext& s, const Positions& q, co
   for (double body_energy : elastic) e += h2 * body_energy;
   e -= h2 * flat(s.external_force).dot(flat(q));
 
-  const Positions x = sys_.collision().positions(q);
+  const std::shared_ptr<const Positions> at = sys_.collision().shared_positions(q);
+  const Positions& x = *at;
   const CollisionMesh& mesh = sys_.collision().mesh();
   e += h2 * params_.contact.kappa * barrier_potential(mesh, x, contacts, params_.contact.dhat);
   if (s.friction) e += h2 * friction_potential(x, s.x_prev, *s.friction);
@@ -109,7 +110,7 @@ VecX IncrementalPotential::gradient(const StepContext& s, const Positions& q, co
           elastic.segment(3 * sys_.node_offset(body), g.size()) += g;
         }
       },
-      [&] { contact = contact_gradient(s, sys_.collision().positions(q), contacts); });
+      [&] { contact = contact_gradient(s, *sys_.collision().shared_positions(q), contacts); });
   return gradient_from_parts(s, q, elastic, contact);
 }
 
@@ -189,7 +190,8 @@ void IncrementalPotential::gradient_and_hessian(const StepContext& s, const Posi
   // Meanwhile, contact and friction blocks, pulled back to the nodes contact by
   // contact and added into the grown pattern; a node pair not seen before grows
   // it (rare). The fixed part is added once both are done.
-  const Positions x = sys_.collision().positions(q);
+  const std::shared_ptr<const Positions> at = sys_.collision().shared_positions(q);
+  const Positions& x = *at;
   VecX contact;
   auto contact_part = [&] {
     contact = contact_gradient(s, x, contacts);

@@ -90,7 +90,7 @@ bool NewtonSolver::chord_direction(const StepContext& s, const Positions& q, con
   // Assembled where a contact stuck and it slides now: the matrix is up to
   // mu lambda 2 / (eps_v h) too stiff along its slip, and a chord step (or the
   // stopping test on it) would hold the contact back.
-  if (s.friction && any_started_sliding(factorized_->sticking, sys_.collision().positions(q), s.x_prev, *s.friction))
+  if (s.friction && any_started_sliding(factorized_->sticking, *sys_.collision().shared_positions(q), s.x_prev, *s.friction))
     return false;
   VecX g;
   {
@@ -153,7 +153,7 @@ NewtonResult NewtonSolver::solve(const StepContext& s, Positions& q, const std::
       }
       ++result.factorizations;
       factorized_ = Factorized{contacts, fixed,
-                               s.friction ? sticking_contacts(sys_.collision().positions(q), s.x_prev, *s.friction)
+                               s.friction ? sticking_contacts(*sys_.collision().shared_positions(q), s.x_prev, *s.friction)
                                           : std::vector<FrictionContactKey>{}};
     }
     const Positions dq = as_positions(direction);
@@ -192,7 +192,7 @@ NewtonResult NewtonSolver::solve(const StepContext& s, Positions& q, const std::
           break;
         }
         if (!stick_crossings)
-          stick_crossings = s.friction ? friction_stick_crossings(sys_.collision().positions(q), sys_.collision().positions(q + dq),
+          stick_crossings = s.friction ? friction_stick_crossings(*sys_.collision().shared_positions(q), *sys_.collision().shared_positions(q + dq),
                                                                   s.x_prev, *s.friction)
                                        : std::vector<double>{};
         alpha = backtrack(alpha, *stick_crossings);

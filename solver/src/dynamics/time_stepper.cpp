@@ -226,7 +226,7 @@ StepStats TimeStepper::step() {
   std::optional<ContactSet> end_contacts;  // contacts at q, when known
   const int max_rounds = s.friction ? std::max(1, params_.contact.friction_max_rounds) : 1;
   const auto friction_at = [&](const Positions& qq, const ContactSet& contacts) {
-    return build_friction_set(mesh, sys_.collision().positions(qq), contacts, params_.contact.dhat,
+    return build_friction_set(mesh, *sys_.collision().shared_positions(qq), contacts, params_.contact.dhat,
                               params_.contact.kappa, params_.contact.friction, params_.contact.epsv, h);
   };
   // A round whose forces will not settle need not be solved to newton_tol: once
@@ -269,7 +269,8 @@ StepStats TimeStepper::step() {
   q_ = q;
   ++step_;
 
-  const Positions x = sys_.collision().positions(q_);
+  const std::shared_ptr<const Positions> at = sys_.collision().shared_positions(q_);
+  const Positions& x = *at;
   contacts_ = end_contacts ? std::move(end_contacts) : queries_.contacts_at(q_);
   const ContactSet& contacts = *contacts_;
   stats.min_distance =

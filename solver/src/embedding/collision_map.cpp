@@ -90,7 +90,7 @@ CollisionMap::CollisionMap(const std::vector<SurfaceOnNodes>& bodies, int num_no
   }
 }
 
-Positions CollisionMap::positions(const Positions& q) const {
+std::shared_ptr<const Positions> CollisionMap::shared_positions(const Positions& q) const {
   const std::lock_guard<std::mutex> lock(remembered_mutex_);
   ++uses_;
   for (RememberedPositions& r : remembered_)
@@ -102,7 +102,7 @@ Positions CollisionMap::positions(const Positions& q) const {
       remembered_.begin(), remembered_.end(),
       [](const RememberedPositions& a, const RememberedPositions& b) { return a.last_use < b.last_use; });
   oldest.q = q;
-  oldest.x = map_.apply(q);
+  oldest.x = std::make_shared<const Positions>(map_.apply(q));
   oldest.last_use = uses_;
   return oldest.x;
 }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <emmintrin.h>
+
 namespace eipc {
 
 NodeMap NodeMap::identity(int n) {
@@ -24,14 +26,25 @@ namespace {
 /// +0), without a branch per slot: this runs over every collision vertex at
 /// each new Newton iterate and over every fine vertex for each direction's
 /// largest move.
-void map_vertex(const int* n, const double* w, const double* q, double* x) {
+/// Coordinates 0 and 1 as one SSE2 packet, 2 alone, inlined into the loops:
+/// the same products and sums in the same order (GCC kept a loop over the
+/// three coordinates, ~67 instructions a vertex).
+[[gnu::always_inline]] inline void map_vertex(const int* n, const double* w, const double* q, double* x) {
   const double* q0 = q + 3 * n[0];
+  const __m128d zero = _mm_setzero_pd();
   if (w[1] == 0.0 && w[2] == 0.0 && w[3] == 0.0) {  // a vertex on one node (full-space bodies)
-    for (int d = 0; d < 3; ++d) x[d] = 0.0 + w[0] * q0[d];
+    _mm_storeu_pd(x, _mm_add_pd(zero, _mm_mul_pd(_mm_set1_pd(w[0]), _mm_loadu_pd(q0))));
+    x[2] = 0.0 + w[0] * q0[2];
     return;
   }
   const double *q1 = q + 3 * n[1], *q2 = q + 3 * n[2], *q3 = q + 3 * n[3];
-  for (int d = 0; d < 3; ++d) x[d] = 0.0 + w[0] * q0[d] + w[1] * q1[d] + w[2] * q2[d] + w[3] * q3[d];
+  __m128d sum = _mm_add_pd(zero, _mm_mul_pd(_mm_set1_pd(w[0]), _mm_loadu_pd(q0)));
+  sum = _mm_add_pd(sum, _mm_mul_pd(_mm_set1_pd(w[1]), _mm_loadu_pd(q1)));
+  sum = _mm_add_pd(sum, _mm_mul_pd(_mm_set1_pd(w[2]), _mm_loadu_pd(q2)));
+  sum = _mm_add_pd(sum, _mm_mul_pd(_mm_set1_pd(w[3]), _mm_loadu_pd(q3)));
+  const double z = 0.0 + w[0] * q0[2] + w[1] * q1[2] + w[2] * q2[2] + w[3] * q3[2];
+  _mm_storeu_pd(x, sum);
+  x[2] = z;
 }
 
 }  // namespace

@@ -6,11 +6,18 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <stdexcept>
 
 namespace eipc {
 
 void check_initial_state(const TimeStepper& stepper, const std::string& scene_path) {
+  // A profiling hook, for valgrind only: CGAL's filtered predicates set the
+  // FPU's rounding mode, which valgrind ignores (it always rounds to nearest),
+  // so under valgrind the exact check misjudges touching-but-valid starts
+  // (FinRay's fingers). The simulation itself never changes the rounding mode,
+  // so its trajectory under valgrind is the native one (docs/performance.md).
+  if (const char* skip = std::getenv("EIPC_PROFILE_SKIP_INITIAL_CHECK"); skip && *skip == '1') return;
   const certify::FrameCheck check = certify::check_stepper_state(stepper);
   if (check.ok()) return;
   const certify::Violation& v = check.examples.front();

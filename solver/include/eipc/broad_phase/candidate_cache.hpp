@@ -112,6 +112,10 @@ private:
     RememberedGaps gaps;  ///< of cached's pairs, kept through rebuilds for the pairs found again
     std::vector<char> trusted;  ///< the patches trusted when `cached` was found (its own ones left pairs out)
     std::vector<int> pieces;    ///< the patches and regions its vertices lie in: the only ones it depends on
+    /// A body's group: the index ranges [first, last) holding its faces and
+    /// edges (all its pairs' primitives), so that a refiltering makes the move
+    /// balls of these only. Empty (last <= first): the whole mesh's.
+    int first_face = 0, last_face = 0, first_edge = 0, last_edge = 0;
     int rebuilds = 0;  ///< times `cached` was replaced
     int region = -1;   ///< the convex region holding the whole group (-1: none)
     Candidates region_pairs;  ///< the region's pairs at risk: all it needs while trusted

@@ -62,9 +62,15 @@ Candidates candidates_within(const CollisionMesh& mesh, const Positions& x, cons
 /// holds lower bounds at x: the distance (or the primitives' box gap) where it
 /// was computed, else the reduced gap; infinity for pairs sharing a vertex.
 /// The pairs kept are those of candidates_within(mesh, x, candidates,
-/// distance), in order.
+/// distance), in order. `primitives`, when given, holds every face and edge
+/// of the pairs (as index ranges [first, last) of faces and of edges: a
+/// body's pairs with itself): the move balls are then made for those only.
+struct PrimitiveRanges {
+  int first_face = 0, last_face = 0, first_edge = 0, last_edge = 0;
+};
 Candidates candidates_within(const CollisionMesh& mesh, const Positions& x, const Candidates& candidates,
-                             double distance, std::vector<float>& gaps, const Positions& moved);
+                             double distance, std::vector<float>& gaps, const Positions& moved,
+                             const PrimitiveRanges* primitives = nullptr);
 
 /// Same pairs with the same distance types, in the same order (the same
 /// barrier terms, so the same Hessian structure).

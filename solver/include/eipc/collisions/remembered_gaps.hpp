@@ -13,6 +13,8 @@
 
 namespace eipc {
 
+struct PrimitiveRanges;  // contact_set.hpp
+
 /// Positions of some pairs in a candidate list, by kind (ascending).
 struct PairIndices {
   std::vector<int> point_triangle, edge_edge;
@@ -57,7 +59,9 @@ public:
   /// The pairs of `candidates` closer than `distance` at x: the pairs and
   /// order of candidates_within(mesh, x, candidates, distance). The
   /// candidates are those of the last call, or of the last carry().
-  Candidates within(const CollisionMesh& mesh, const Positions& x, const Candidates& candidates, double distance);
+  /// `primitives`: as for candidates_within.
+  Candidates within(const CollisionMesh& mesh, const Positions& x, const Candidates& candidates, double distance,
+                    const PrimitiveRanges* primitives = nullptr);
 
   /// The candidate list changes from `then` (the list of the last call) to
   /// `now` (both sorted as Candidates says): the pairs in both keep their gaps,

@@ -13,6 +13,8 @@
 
 #include <Eigen/Geometry>
 #include <catch2/catch.hpp>
+#include <algorithm>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <random>
@@ -160,4 +162,37 @@ TEST_CASE("candidates_within rejects gaps or moves of the wrong size", "[contact
   CHECK_THROWS_AS(candidates_within(m, m.rest, c, 2e-3, gaps, moved), std::invalid_argument);
   gaps.resize(c.size());
   CHECK_THROWS_AS(candidates_within(m, m.rest, c, 2e-3, gaps, Positions::Zero(3, 3)), std::invalid_argument);
+}
+
+TEST_CASE("candidates_within over a body's own primitives equals it over the whole mesh", "[contact]") {
+  // A body's pairs with itself refiltered with the move balls of that body's
+  // faces and edges only: the same pairs, the same gaps, bit for bit.
+  const double dhat = 1e-3, within = 1.5 * dhat;
+  const CollisionMesh m = stacked_boxes(dhat);
+  const int body = GENERATE(0, 1);
+  const Candidates own = find_candidates_within_body(m, m.rest, m.rest, 50 * dhat, body);
+  PrimitiveRanges ranges{int(m.faces.rows()), 0, int(m.edges.rows()), 0};
+  for (int f = 0; f < int(m.faces.rows()); ++f)
+    if (m.body_of_face(f) == body) ranges.first_face = std::min(ranges.first_face, f), ranges.last_face = f + 1;
+  for (int e = 0; e < int(m.edges.rows()); ++e)
+    if (m.body_of_edge(e) == body) ranges.first_edge = std::min(ranges.first_edge, e), ranges.last_edge = e + 1;
+  REQUIRE(ranges.last_face - ranges.first_face < int(m.faces.rows()));
+  // More pairs than the body's primitives: the ranged refiltering makes tables.
+  REQUIRE(own.point_triangle.size() > std::size_t(ranges.last_face - ranges.first_face));
+  REQUIRE(own.edge_edge.size() > std::size_t(ranges.last_edge - ranges.first_edge));
+  std::mt19937 rng(7u);
+  std::normal_distribution<double> noise(0.0, 0.3 * dhat);
+  std::vector<float> whole = unknown(own), ranged = unknown(own);
+  Positions x = m.rest;
+  for (int step = 0; step < 4; ++step) {
+    Positions next = x;
+    for (Eigen::Index i = 0; i < next.size(); ++i) next.data()[i] += noise(rng);
+    const Positions moved = next - x;
+    const Candidates a = candidates_within(m, next, own, within, whole, moved);
+    const Candidates b = candidates_within(m, next, own, within, ranged, moved, &ranges);
+    CHECK(a.point_triangle == b.point_triangle);
+    CHECK(a.edge_edge == b.edge_edge);
+    CHECK(std::memcmp(whole.data(), ranged.data(), whole.size() * sizeof(float)) == 0);
+    x = next;
+  }
 }

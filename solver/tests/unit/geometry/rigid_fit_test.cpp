@@ -6,6 +6,8 @@
 
 #include <catch2/catch.hpp>
 #include <Eigen/Geometry>
+#include <Eigen/SVD>
+#include <algorithm>
 #include <numeric>
 #include <random>
 
@@ -82,4 +84,43 @@ TEST_CASE("half_angle_cosine bounds the shortening along a straight move between
     }
     CHECK(least == Approx(c).margin(1e-12));
   }
+}
+
+TEST_CASE("fit_rigid sums its means and cross-covariance vertex by vertex, in order", "[geometry]") {
+  // The turn is the one of the plain sums sum_v d_v e_v^T (d, e each vertex
+  // less its mean), added in the order of `vertices`: bit for bit, whatever
+  // form the loop takes (the broad phase's decisions, and so the runs'
+  // timings, are pinned to these sums).
+  std::mt19937 rng(GENERATE(4u, 5u));
+  const Positions from = random_points(301, rng);
+  Positions to = (from * Eigen::AngleAxisd(0.3, Vec3(0.2, 1, -0.4).normalized()).toRotationMatrix().transpose());
+  to += 1e-3 * random_points(301, rng);
+  std::vector<int> vertices = all_of(from);
+  std::shuffle(vertices.begin(), vertices.end(), rng);
+  vertices.resize(250);
+  const RigidFit fit = fit_rigid(from, to, vertices);
+  // The means: plain sums in the order of `vertices`.
+  Vec3 from_sum = Vec3::Zero(), to_sum = Vec3::Zero();
+  for (int v : vertices) {
+    from_sum += from.row(v).transpose();
+    to_sum += to.row(v).transpose();
+  }
+  CHECK(fit.from_mean == from_sum / double(vertices.size()));
+  CHECK(fit.to_mean == to_sum / double(vertices.size()));
+  double sum[3][3] = {};
+  for (int v : vertices)
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) sum[i][j] += (from(v, i) - fit.from_mean[i]) * (to(v, j) - fit.to_mean[j]);
+  Mat3 cross;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) cross(i, j) = sum[i][j];
+  const Eigen::JacobiSVD<Mat3> svd(cross, Eigen::ComputeFullU | Eigen::ComputeFullV);
+  Mat3 flip = Mat3::Identity();
+  flip(2, 2) = (svd.matrixV() * svd.matrixU().transpose()).determinant() < 0.0 ? -1.0 : 1.0;
+  // Assigned to a RigidFit's rotation as fit_rigid does: Eigen evaluates a
+  // product assigned to an existing matrix through a temporary, and sums some
+  // of its entries in another order than when it constructs one.
+  RigidFit expected = fit;
+  expected.rotation = svd.matrixV() * flip * svd.matrixU().transpose();
+  CHECK(fit.rotation == expected.rotation);
 }
