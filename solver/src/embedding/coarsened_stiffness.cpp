@@ -30,6 +30,32 @@ MatX rigid_modes(const Positions& x) {
   return R;
 }
 
+/// Each fine vertex's connected part (tets joined through shared vertices),
+/// numbered 0.. in order of first vertex; vertices in no tet get -1.
+std::vector<int> coarsening_vertex_parts(Eigen::Index num_vertices, const Tets& tets, int& num_parts) {
+  std::vector<int> up(num_vertices);
+  for (Eigen::Index v = 0; v < num_vertices; ++v) up[v] = static_cast<int>(v);
+  auto root = [&](int v) {
+    while (up[v] != v) v = up[v] = up[up[v]];
+    return v;
+  };
+  std::vector<char> used(num_vertices, 0);
+  for (Eigen::Index t = 0; t < tets.rows(); ++t)
+    for (int j = 0; j < 4; ++j) {
+      used[tets(t, j)] = 1;
+      up[root(tets(t, j))] = root(tets(t, 0));
+    }
+  std::vector<int> part(num_vertices, -1), id(num_vertices, -1);
+  num_parts = 0;
+  for (Eigen::Index v = 0; v < num_vertices; ++v) {
+    if (!used[v]) continue;
+    const int r = root(static_cast<int>(v));
+    if (id[r] < 0) id[r] = num_parts++;
+    part[v] = id[r];
+  }
+  return part;
+}
+
 }  // namespace
 
 NodeMap locate_in_nodes(const SimulationNodes& nodes, const Positions& points) {
@@ -45,8 +71,56 @@ NodeMap locate_in_nodes(const SimulationNodes& nodes, const Positions& points) {
   return map;
 }
 
+namespace {
+
+/// CoarsenedParts from the solve's X = K_p^{-1} C_p^T (free dofs x nodes) and
+/// mu = M q: the minimiser is u = X mu + (a rigid motion), and a rigid motion
+/// has no energy in any part, so stiffness[p] = M^T X^T K^(p) X M.
+void split_into_parts(const Positions& fine_rest, const Tets& fine_tets, const NodeMap& to_nodes, int num_nodes,
+                      const VecX& w, const std::vector<int>& free_index, const MatX& X, const MatX& M,
+                      const Material& material, CoarsenedParts& parts) {
+  int num_parts = 0;
+  const std::vector<int> vertex_part = coarsening_vertex_parts(fine_rest.rows(), fine_tets, num_parts);
+  parts.stiffness.assign(num_parts, MatX());
+  parts.fit.assign(num_parts, Positions::Zero(num_nodes, 3));
+  for (int p = 0; p < num_parts; ++p) {
+    std::vector<Eigen::Index> rows;  // tets of part p
+    for (Eigen::Index t = 0; t < fine_tets.rows(); ++t)
+      if (vertex_part[fine_tets(t, 0)] == p) rows.push_back(t);
+    Tets tets(static_cast<Eigen::Index>(rows.size()), 4);
+    for (std::size_t k = 0; k < rows.size(); ++k) tets.row(static_cast<Eigen::Index>(k)) = fine_tets.row(rows[k]);
+    std::vector<Eigen::Triplet<double>> t, tf;
+    ElasticBody(fine_rest, tets, material).add_hessian_triplets(fine_rest, t, 0, /*project=*/false);
+    for (const auto& e : t)
+      if (free_index[e.row()] >= 0 && free_index[e.col()] >= 0)
+        tf.emplace_back(free_index[e.row()], free_index[e.col()], e.value());
+    Eigen::SparseMatrix<double> Kpart(X.rows(), X.rows());
+    Kpart.setFromTriplets(tf.begin(), tf.end());
+    const MatX B = X.transpose() * (Kpart * X);
+    const MatX Kp = M.transpose() * B * M;
+    parts.stiffness[p] = 0.5 * (Kp + Kp.transpose());
+
+    // The fit of part p's fine vertices: b_i = sum_v W_v J_vi (X_v - C_p).
+    Vec3 centroid = Vec3::Zero();
+    double mass = 0.0;
+    for (Eigen::Index v = 0; v < fine_rest.rows(); ++v)
+      if (vertex_part[v] == p) {
+        centroid += w[v] * fine_rest.row(v).transpose();
+        mass += w[v];
+      }
+    centroid /= mass;
+    for (Eigen::Index v = 0; v < fine_rest.rows(); ++v)
+      if (vertex_part[v] == p)
+        for (int j = 0; j < 4; ++j)
+          parts.fit[p].row(to_nodes.nodes(v, j)) +=
+              to_nodes.weights(v, j) * w[v] * (fine_rest.row(v) - centroid.transpose());
+  }
+}
+
+}  // namespace
+
 MatX coarsened_stiffness(const Positions& fine_rest, const Tets& fine_tets, const NodeMap& to_nodes, int num_nodes,
-                         const Material& material, const std::string& source) {
+                         const Material& material, const std::string& source, CoarsenedParts* parts) {
   const Eigen::Index nf = 3 * fine_rest.rows();
   const Eigen::Index nc = 3 * static_cast<Eigen::Index>(num_nodes);
 
@@ -136,6 +210,7 @@ MatX coarsened_stiffness(const Positions& fine_rest, const Tets& fine_tets, cons
   rhs.topRows(nc) = MatX(C * J);
   const MatX M = saddle.fullPivLu().solve(rhs).topRows(nc);
   const MatX Kc = M.transpose() * S * M;
+  if (parts) split_into_parts(fine_rest, fine_tets, to_nodes, num_nodes, w, free_index, X, M, material, *parts);
   return 0.5 * (Kc + Kc.transpose());
 }
 

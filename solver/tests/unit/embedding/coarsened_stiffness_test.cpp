@@ -1,6 +1,7 @@
 // Harmonic coarsening (coarsened_stiffness.hpp) against a dense saddle-point
 // oracle, the identity embedding, and the P1 embedding it must be softer than.
 #include "eipc/elasticity/elastic_body.hpp"
+#include "eipc/elasticity/rotated_linear_elasticity.hpp"
 #include "eipc/elasticity/lumped_mass.hpp"
 #include "eipc/embedding/coarsened_stiffness.hpp"
 #include "eipc/embedding/point_location.hpp"
@@ -8,7 +9,9 @@
 #include "eipc/testing/box_mesh.hpp"
 
 #include <Eigen/Eigenvalues>
+#include <Eigen/Geometry>
 #include <catch2/catch.hpp>
+#include <random>
 
 using namespace eipc;
 
@@ -24,12 +27,25 @@ MatX fine_stiffness(const TetMesh& m) {
   return MatX(K);
 }
 
-MatX coarsen(const TetMesh& coarse, const TetMesh& fine, const std::string& source) {
+MatX coarsen(const TetMesh& coarse, const TetMesh& fine, const std::string& source, CoarsenedParts* parts = nullptr) {
   SimulationNodes nodes;
   nodes.node_rest = coarse.vertices;
   nodes.elements = coarse.tets;
   return coarsened_stiffness(fine.vertices, fine.tets, locate_in_nodes(nodes, fine.vertices),
-                             static_cast<int>(coarse.vertices.rows()), kRubber, source);
+                             static_cast<int>(coarse.vertices.rows()), kRubber, source, parts);
+}
+
+/// Two boxes with a gap between them: a fine mesh of two connected parts.
+TetMesh two_box_mesh() {
+  const TetMesh a = box_tet_mesh(Vec3(0, 0, 0), Vec3(0.03, 0.01, 0.02), 3, 1, 2);
+  const TetMesh b = box_tet_mesh(Vec3(0, 0.015, 0), Vec3(0.03, 0.025, 0.02), 3, 1, 2);
+  TetMesh m;
+  m.vertices.resize(a.vertices.rows() + b.vertices.rows(), 3);
+  m.vertices << a.vertices, b.vertices;
+  m.tets.resize(a.tets.rows() + b.tets.rows(), 4);
+  m.tets.topRows(a.tets.rows()) = a.tets;
+  m.tets.bottomRows(b.tets.rows()) = b.tets.array() + a.num_vertices();
+  return m;
 }
 
 /// J: the P1 map of the coarse mesh at the fine vertices (dense, dof-wise).
@@ -109,4 +125,69 @@ TEST_CASE("coarsened stiffness refuses a node no fine vertex depends on", "[embe
   const TetMesh coarse = box_tet_mesh(Vec3(-0.001, -0.001, -0.001), Vec3(0.1, 0.021, 0.021), 2, 1, 1);
   CHECK_THROWS_WITH(coarsen(coarse, fine, "coarse.msh"),
                     Catch::Contains("coarse.msh") && Catch::Contains("carries no vertex of the fine mesh"));
+}
+
+TEST_CASE("coarsened stiffness per part: the parts sum to K_c and each ignores rigid motions", "[embedding]") {
+  const TetMesh fine = two_box_mesh();
+  const TetMesh coarse = box_tet_mesh(Vec3(-0.001, -0.001, -0.001), Vec3(0.031, 0.026, 0.021), 2, 2, 1);
+  CoarsenedParts parts;
+  const MatX Kc = coarsen(coarse, fine, "test", &parts);
+  REQUIRE(parts.stiffness.size() == 2);
+  REQUIRE(parts.fit.size() == 2);
+  CHECK((parts.stiffness[0] + parts.stiffness[1] - Kc).norm() < 1e-9 * Kc.norm());
+  const Eigen::Index nc = Kc.rows();
+  const Vec3 c = coarse.vertices.colwise().mean().transpose();
+  for (const MatX& Kp : parts.stiffness) {
+    CHECK(Kp.norm() > 0.1 * Kc.norm());
+    for (int k = 0; k < 3; ++k) {
+      VecX shift = VecX::Zero(nc), turn = VecX::Zero(nc);
+      for (Eigen::Index n = 0; n < coarse.vertices.rows(); ++n) {
+        shift[3 * n + k] = 1.0;
+        turn.segment<3>(3 * n) = Vec3::Unit(k).cross(coarse.vertices.row(n).transpose() - c);
+      }
+      CHECK((Kp * shift).norm() < 1e-9 * Kc.norm());
+      CHECK((Kp * turn).norm() < 1e-9 * Kc.norm() * turn.norm());
+    }
+    Eigen::SelfAdjointEigenSolver<MatX> eig(Kp);
+    CHECK(eig.eigenvalues().minCoeff() > -1e-9 * Kc.norm());
+  }
+  // The fits: A_p at rest is part p's (symmetric) second moment, so R_p = I there.
+  for (const Positions& b : parts.fit) {
+    const Mat3 A = coarse.vertices.transpose() * b;
+    CHECK((A - A.transpose()).norm() < 1e-12 * A.norm());
+    CHECK(b.colwise().sum().norm() < 1e-12 * b.norm());
+  }
+  // The per-part energy at rest and its Hessian there: K_c.
+  const RotatedLinearElasticity e(coarse.vertices, parts.stiffness, parts.fit);
+  VecX g;
+  MatX H;
+  e.gradient_and_hessian(coarse.vertices, g, H);
+  CHECK(g.norm() < 1e-9 * Kc.norm() * 0.01);
+  CHECK((H - Kc).norm() < 1e-9 * Kc.norm());
+}
+
+TEST_CASE("coarsened stiffness per part of an embedding equal to the fine mesh: the parts' own stiffness",
+          "[embedding]") {
+  const TetMesh fine = two_box_mesh();
+  CoarsenedParts parts;
+  const MatX Kc = coarsen(fine, fine, "test", &parts);
+  REQUIRE(parts.stiffness.size() == 2);
+  const Eigen::Index half = fine.tets.rows() / 2;
+  for (int p = 0; p < 2; ++p) {
+    const TetMesh part{fine.vertices, fine.tets.middleRows(p * half, half)};
+    const MatX Kf = fine_stiffness(part);
+    CHECK((parts.stiffness[p] - Kf).norm() < 1e-8 * Kf.norm());
+  }
+  // Small strain, each box turned its own way: the corotated tets' energy.
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  const Eigen::Index n = fine.vertices.rows() / 2;
+  Positions q = fine.vertices;
+  for (Eigen::Index i = 0; i < q.size(); ++i) q.data()[i] += 1e-4 * 0.01 * u(rng);
+  const Mat3 Q = Eigen::AngleAxisd(0.7, Vec3(1, 2, 3).normalized()).toRotationMatrix();
+  q.bottomRows(n) = (q.bottomRows(n) * Q.transpose()).eval();
+  const RotatedLinearElasticity e(fine.vertices, parts.stiffness, parts.fit);
+  const double tets = ElasticBody(fine.vertices, fine.tets, kRubber).energy(q);
+  CHECK(e.energy(q) == Approx(tets).epsilon(1e-2));
+  CHECK(RotatedLinearElasticity(fine.vertices, Kc).energy(q) > 100.0 * tets);
 }
