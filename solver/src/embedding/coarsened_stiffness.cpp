@@ -8,6 +8,7 @@
 
 #include <Eigen/Dense>
 #include <Eigen/Eigenvalues>
+#include <algorithm>
 #include <vector>
 
 namespace eipc {
@@ -28,32 +29,6 @@ MatX rigid_modes(const Positions& x) {
     }
   }
   return R;
-}
-
-/// Each fine vertex's connected part (tets joined through shared vertices),
-/// numbered 0.. in order of first vertex; vertices in no tet get -1.
-std::vector<int> coarsening_vertex_parts(Eigen::Index num_vertices, const Tets& tets, int& num_parts) {
-  std::vector<int> up(num_vertices);
-  for (Eigen::Index v = 0; v < num_vertices; ++v) up[v] = static_cast<int>(v);
-  auto root = [&](int v) {
-    while (up[v] != v) v = up[v] = up[up[v]];
-    return v;
-  };
-  std::vector<char> used(num_vertices, 0);
-  for (Eigen::Index t = 0; t < tets.rows(); ++t)
-    for (int j = 0; j < 4; ++j) {
-      used[tets(t, j)] = 1;
-      up[root(tets(t, j))] = root(tets(t, 0));
-    }
-  std::vector<int> part(num_vertices, -1), id(num_vertices, -1);
-  num_parts = 0;
-  for (Eigen::Index v = 0; v < num_vertices; ++v) {
-    if (!used[v]) continue;
-    const int r = root(static_cast<int>(v));
-    if (id[r] < 0) id[r] = num_parts++;
-    part[v] = id[r];
-  }
-  return part;
 }
 
 }  // namespace
@@ -77,16 +52,15 @@ namespace {
 /// mu = M q: the minimiser is u = X mu + (a rigid motion), and a rigid motion
 /// has no energy in any part, so stiffness[p] = M^T X^T K^(p) X M.
 void split_into_parts(const Positions& fine_rest, const Tets& fine_tets, const NodeMap& to_nodes, int num_nodes,
-                      const VecX& w, const std::vector<int>& free_index, const MatX& X, const MatX& M,
-                      const Material& material, CoarsenedParts& parts) {
-  int num_parts = 0;
-  const std::vector<int> vertex_part = coarsening_vertex_parts(fine_rest.rows(), fine_tets, num_parts);
+                      const std::vector<int>& free_index, const MatX& X, const MatX& M, const Material& material,
+                      CoarsenedParts& parts) {
+  const int num_parts = parts.tet_part.empty() ? 0 : *std::max_element(parts.tet_part.begin(), parts.tet_part.end()) + 1;
   parts.stiffness.assign(num_parts, MatX());
   parts.fit.assign(num_parts, Positions::Zero(num_nodes, 3));
   for (int p = 0; p < num_parts; ++p) {
     std::vector<Eigen::Index> rows;  // tets of part p
     for (Eigen::Index t = 0; t < fine_tets.rows(); ++t)
-      if (vertex_part[fine_tets(t, 0)] == p) rows.push_back(t);
+      if (parts.tet_part[t] == p) rows.push_back(t);
     Tets tets(static_cast<Eigen::Index>(rows.size()), 4);
     for (std::size_t k = 0; k < rows.size(); ++k) tets.row(static_cast<Eigen::Index>(k)) = fine_tets.row(rows[k]);
     std::vector<Eigen::Triplet<double>> t, tf;
@@ -100,17 +74,12 @@ void split_into_parts(const Positions& fine_rest, const Tets& fine_tets, const N
     const MatX Kp = M.transpose() * B * M;
     parts.stiffness[p] = 0.5 * (Kp + Kp.transpose());
 
-    // The fit of part p's fine vertices: b_i = sum_v W_v J_vi (X_v - C_p).
-    Vec3 centroid = Vec3::Zero();
-    double mass = 0.0;
+    // The fit of part p's fine vertices: b_i = sum_v W_v J_vi (X_v - C_p), W the
+    // lumped volumes of the part's own tets.
+    const VecX w = lumped_mass(fine_rest, tets, tet_signed_volumes(fine_rest, tets), 1.0);
+    const Vec3 centroid = (w.transpose() * fine_rest).transpose() / w.sum();
     for (Eigen::Index v = 0; v < fine_rest.rows(); ++v)
-      if (vertex_part[v] == p) {
-        centroid += w[v] * fine_rest.row(v).transpose();
-        mass += w[v];
-      }
-    centroid /= mass;
-    for (Eigen::Index v = 0; v < fine_rest.rows(); ++v)
-      if (vertex_part[v] == p)
+      if (w[v] != 0.0)
         for (int j = 0; j < 4; ++j)
           parts.fit[p].row(to_nodes.nodes(v, j)) +=
               to_nodes.weights(v, j) * w[v] * (fine_rest.row(v) - centroid.transpose());
@@ -118,6 +87,53 @@ void split_into_parts(const Positions& fine_rest, const Tets& fine_tets, const N
 }
 
 }  // namespace
+
+std::vector<int> fine_regions(const Positions& rest, const Tets& tets, int count) {
+  const Eigen::Index m = tets.rows();
+  if (count < 1 || count > m)
+    throw InputError("fine_regions: " + std::to_string(count) + " regions of " + std::to_string(m) + " tets");
+  Positions centre(m, 3);
+  const VecX volume = tet_signed_volumes(rest, tets).cwiseAbs();
+  for (Eigen::Index t = 0; t < m; ++t)
+    centre.row(t) = 0.25 * (rest.row(tets(t, 0)) + rest.row(tets(t, 1)) + rest.row(tets(t, 2)) + rest.row(tets(t, 3)));
+  // Farthest-point seeds from the centre farthest from the centroid, then Lloyd.
+  Positions seeds(count, 3);
+  VecX nearest(m);
+  Eigen::Index first;
+  (centre.rowwise() - centre.colwise().mean()).rowwise().squaredNorm().maxCoeff(&first);
+  seeds.row(0) = centre.row(first);
+  nearest = (centre.rowwise() - seeds.row(0)).rowwise().squaredNorm();
+  for (int k = 1; k < count; ++k) {
+    Eigen::Index next;
+    nearest.maxCoeff(&next);
+    seeds.row(k) = centre.row(next);
+    nearest = nearest.cwiseMin((centre.rowwise() - seeds.row(k)).rowwise().squaredNorm());
+  }
+  std::vector<int> region(m, 0);
+  for (int iteration = 0; iteration < 30; ++iteration) {
+    for (Eigen::Index t = 0; t < m; ++t) {
+      Eigen::Index k;
+      (seeds.rowwise() - centre.row(t)).rowwise().squaredNorm().minCoeff(&k);
+      region[t] = static_cast<int>(k);
+    }
+    Positions sum = Positions::Zero(count, 3);
+    VecX mass = VecX::Zero(count);
+    for (Eigen::Index t = 0; t < m; ++t) {
+      sum.row(region[t]) += volume[t] * centre.row(t);
+      mass[region[t]] += volume[t];
+    }
+    for (int k = 0; k < count; ++k)
+      if (mass[k] > 0.0) seeds.row(k) = sum.row(k) / mass[k];
+  }
+  // Number the regions that kept tets 0..
+  std::vector<int> id(count, -1);
+  int used = 0;
+  for (int& r : region) {
+    if (id[r] < 0) id[r] = used++;
+    r = id[r];
+  }
+  return region;
+}
 
 MatX coarsened_stiffness(const Positions& fine_rest, const Tets& fine_tets, const NodeMap& to_nodes, int num_nodes,
                          const Material& material, const std::string& source, CoarsenedParts* parts) {
@@ -210,7 +226,12 @@ MatX coarsened_stiffness(const Positions& fine_rest, const Tets& fine_tets, cons
   rhs.topRows(nc) = MatX(C * J);
   const MatX M = saddle.fullPivLu().solve(rhs).topRows(nc);
   const MatX Kc = M.transpose() * S * M;
-  if (parts) split_into_parts(fine_rest, fine_tets, to_nodes, num_nodes, w, free_index, X, M, material, *parts);
+  if (parts) {
+    if (parts->tet_part.size() != static_cast<std::size_t>(fine_tets.rows()))
+      throw InputError(source + ": coarsening: " + std::to_string(parts->tet_part.size()) + " tet parts for " +
+                       std::to_string(fine_tets.rows()) + " tets");
+    split_into_parts(fine_rest, fine_tets, to_nodes, num_nodes, free_index, X, M, material, *parts);
+  }
   return 0.5 * (Kc + Kc.transpose());
 }
 
