@@ -67,7 +67,10 @@ DofSystem::DofSystem(std::vector<Body> bodies)
   for (std::size_t bi = 0; bi < bodies_.size(); ++bi) {
     const Body& b = bodies_[bi];
     if (!b.kinematic && b.coarsened_stiffness.size() > 0) {
-      rotated_.emplace_back(b.node_rest, b.coarsened_stiffness);
+      if (b.coarsened_part_stiffness.empty())
+        rotated_.emplace_back(b.node_rest, b.coarsened_stiffness);
+      else
+        rotated_.emplace_back(b.node_rest, b.coarsened_part_stiffness, b.coarsened_part_fit);
       rotated_body_.push_back(static_cast<int>(bi));
     } else if (!b.kinematic && b.elements.rows() > 0) {
       elastic_.emplace_back(b.node_rest, b.elements, b.element_volumes, b.material);

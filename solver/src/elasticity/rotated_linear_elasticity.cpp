@@ -6,27 +6,51 @@
 
 namespace eipc {
 
-/// Everything Phi and its derivatives need at one q.
+/// Everything one part's Phi and its derivatives need at one q.
 struct RotatedLinearElasticity::Frame {
   Mat3 R;         ///< polar rotation of A
-  Mat3 G_inv;     ///< (tr(S) I - S)^{-1}: d omega = G^{-1} sum_i p_i x (R^T dq_i), dR = R [omega]x
+  Mat3 G_inv;     ///< (tr(S) I - S)^{-1}: d omega = G^{-1} sum_i b_i x (R^T dq_i), dR = R [omega]x
   Positions y;    ///< R^T (q_i - c)
   VecX d;         ///< y_i - (q0_i - c0), flattened
   VecX Kd;        ///< K d
 };
 
-RotatedLinearElasticity::RotatedLinearElasticity(const Positions& rest, MatX stiffness)
-    : rest_centered_(rest.rowwise() - rest.colwise().mean()), stiffness_(std::move(stiffness)) {
-  const Eigen::Index n = 3 * rest.rows();
-  if (stiffness_.rows() != n || stiffness_.cols() != n)
-    throw InputError("rotated linear elasticity: a " + std::to_string(stiffness_.rows()) + "x" +
-                     std::to_string(stiffness_.cols()) + " stiffness for " + std::to_string(rest.rows()) +
+namespace {
+
+void check_size(const MatX& stiffness, Eigen::Index nodes) {
+  const Eigen::Index n = 3 * nodes;
+  if (stiffness.rows() != n || stiffness.cols() != n)
+    throw InputError("rotated linear elasticity: a " + std::to_string(stiffness.rows()) + "x" +
+                     std::to_string(stiffness.cols()) + " stiffness for " + std::to_string(nodes) +
                      " nodes (expected " + std::to_string(n) + "x" + std::to_string(n) + ")");
 }
 
-RotatedLinearElasticity::Frame RotatedLinearElasticity::frame(const Positions& q) const {
+}  // namespace
+
+RotatedLinearElasticity::RotatedLinearElasticity(const Positions& rest, MatX stiffness)
+    : rest_centered_(rest.rowwise() - rest.colwise().mean()) {
+  check_size(stiffness, rest.rows());
+  parts_.push_back({std::move(stiffness), rest_centered_});
+}
+
+RotatedLinearElasticity::RotatedLinearElasticity(const Positions& rest, std::vector<MatX> stiffnesses,
+                                                 std::vector<Positions> fits)
+    : rest_centered_(rest.rowwise() - rest.colwise().mean()) {
+  if (stiffnesses.size() != fits.size() || stiffnesses.empty())
+    throw InputError("rotated linear elasticity: " + std::to_string(stiffnesses.size()) + " part stiffnesses and " +
+                     std::to_string(fits.size()) + " fits");
+  for (std::size_t p = 0; p < stiffnesses.size(); ++p) {
+    check_size(stiffnesses[p], rest.rows());
+    if (fits[p].rows() != rest.rows() || fits[p].cols() != 3)
+      throw InputError("rotated linear elasticity: a fit of " + std::to_string(fits[p].rows()) + " rows for " +
+                       std::to_string(rest.rows()) + " nodes");
+    parts_.push_back({std::move(stiffnesses[p]), (fits[p].rowwise() - fits[p].colwise().mean()).eval()});
+  }
+}
+
+RotatedLinearElasticity::Frame RotatedLinearElasticity::frame(const Part& part, const Positions& q) const {
   const Positions centered = q.rowwise() - q.colwise().mean();
-  const Mat3 A = centered.transpose() * rest_centered_;
+  const Mat3 A = centered.transpose() * part.fit;
   Eigen::JacobiSVD<Mat3> svd(A, Eigen::ComputeFullU | Eigen::ComputeFullV);
   Mat3 U = svd.matrixU();
   Vec3 sigma = svd.singularValues();
@@ -43,53 +67,68 @@ RotatedLinearElasticity::Frame RotatedLinearElasticity::frame(const Positions& q
   f.y = centered * f.R;
   f.d = VecX(3 * q.rows());
   for (Eigen::Index i = 0; i < q.rows(); ++i) f.d.segment<3>(3 * i) = (f.y.row(i) - rest_centered_.row(i)).transpose();
-  f.Kd = stiffness_ * f.d;
+  f.Kd = part.stiffness * f.d;
   return f;
 }
 
 double RotatedLinearElasticity::energy(const Positions& q) const {
-  const Frame f = frame(q);
-  return 0.5 * f.d.dot(f.Kd);
+  double e = 0.0;
+  for (const Part& part : parts_) {
+    const Frame f = frame(part, q);
+    e += 0.5 * f.d.dot(f.Kd);
+  }
+  return e;
 }
 
 double RotatedLinearElasticity::energy_and_gradient(const Positions& q, VecX& gradient) const {
-  return gradient_at(frame(q), gradient);
+  gradient = VecX::Zero(3 * q.rows());
+  double e = 0.0;
+  for (const Part& part : parts_) e += add_gradient(part, frame(part, q), gradient);
+  return e;
 }
 
-double RotatedLinearElasticity::gradient_at(const Frame& f, VecX& gradient) const {
+double RotatedLinearElasticity::add_gradient(const Part& part, const Frame& f, VecX& gradient) const {
   const Eigen::Index n = f.y.rows();
   // dPhi/dq_i = R (K d)_i + (d omega/dq_i)^T g,  g = dPhi/d omega = sum_i (K d)_i x y_i.
   Vec3 g = Vec3::Zero();
   for (Eigen::Index i = 0; i < n; ++i) g += f.Kd.segment<3>(3 * i).cross(f.y.row(i).transpose());
   const Vec3 Gg = f.G_inv * g;
-  gradient.resize(3 * n);
   for (Eigen::Index i = 0; i < n; ++i)
-    gradient.segment<3>(3 * i) = f.R * (f.Kd.segment<3>(3 * i) - rest_centered_.row(i).transpose().cross(Gg));
+    gradient.segment<3>(3 * i) += f.R * (f.Kd.segment<3>(3 * i) - part.fit.row(i).transpose().cross(Gg));
   return 0.5 * f.d.dot(f.Kd);
 }
 
-void RotatedLinearElasticity::gradient_and_hessian(const Positions& q, VecX& gradient, MatX& hessian) const {
-  const Frame f = frame(q);
-  gradient_at(f, gradient);
+void RotatedLinearElasticity::add_hessian(const Part& part, const Frame& f, MatX& hessian) const {
   // D = dd/dq = blockdiag(R^T) + Y Z, with Y (3n x 3) stacking [y_i]x and Z (3 x 3n)
-  // the blocks G^{-1} [p_j]x R^T: a rank-3 change of a block rotation, so
+  // the blocks G^{-1} [b_i]x R^T: a rank-3 change of a block rotation, so
   //   D^T K D = Rb K Rb^T + P Z + (P Z)^T + Z^T (Y^T K Y) Z,   P = Rb K Y,
   // costs O(n^2), not the O(n^3) of forming D.
-  const Eigen::Index n = q.rows();
+  const Eigen::Index n = f.y.rows();
+  const MatX& K = part.stiffness;
   MatX Y(3 * n, 3), Z(3, 3 * n);
   for (Eigen::Index i = 0; i < n; ++i) {
     Y.middleRows<3>(3 * i) = cross_matrix(f.y.row(i).transpose());
-    Z.middleCols<3>(3 * i) = f.G_inv * cross_matrix(rest_centered_.row(i).transpose()) * f.R.transpose();
+    Z.middleCols<3>(3 * i) = f.G_inv * cross_matrix(part.fit.row(i).transpose()) * f.R.transpose();
   }
-  const MatX KY = stiffness_ * Y;
+  const MatX KY = K * Y;
   MatX P(3 * n, 3);
   for (Eigen::Index i = 0; i < n; ++i) P.middleRows<3>(3 * i) = f.R * KY.middleRows<3>(3 * i);
-  hessian.resize(3 * n, 3 * n);
   for (Eigen::Index j = 0; j < n; ++j)
     for (Eigen::Index i = 0; i < n; ++i)
-      hessian.block<3, 3>(3 * i, 3 * j) = f.R * stiffness_.block<3, 3>(3 * i, 3 * j) * f.R.transpose();
+      hessian.block<3, 3>(3 * i, 3 * j) += f.R * K.block<3, 3>(3 * i, 3 * j) * f.R.transpose();
   const MatX PZ = P * Z;
   hessian += PZ + PZ.transpose() + Z.transpose() * (Y.transpose() * KY) * Z;
+}
+
+void RotatedLinearElasticity::gradient_and_hessian(const Positions& q, VecX& gradient, MatX& hessian) const {
+  const Eigen::Index n = q.rows();
+  gradient = VecX::Zero(3 * n);
+  hessian = MatX::Zero(3 * n, 3 * n);
+  for (const Part& part : parts_) {
+    const Frame f = frame(part, q);
+    add_gradient(part, f, gradient);
+    add_hessian(part, f, hessian);
+  }
   hessian = 0.5 * (hessian + hessian.transpose()).eval();
 }
 

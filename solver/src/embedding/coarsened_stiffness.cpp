@@ -8,6 +8,7 @@
 
 #include <Eigen/Dense>
 #include <Eigen/Eigenvalues>
+#include <algorithm>
 #include <vector>
 
 namespace eipc {
@@ -45,8 +46,97 @@ NodeMap locate_in_nodes(const SimulationNodes& nodes, const Positions& points) {
   return map;
 }
 
+namespace {
+
+/// CoarsenedParts from the solve's X = K_p^{-1} C_p^T (free dofs x nodes) and
+/// mu = M q: the minimiser is u = X mu + (a rigid motion), and a rigid motion
+/// has no energy in any part, so stiffness[p] = M^T X^T K^(p) X M.
+void split_into_parts(const Positions& fine_rest, const Tets& fine_tets, const NodeMap& to_nodes, int num_nodes,
+                      const std::vector<int>& free_index, const MatX& X, const MatX& M, const Material& material,
+                      CoarsenedParts& parts) {
+  const int num_parts = parts.tet_part.empty() ? 0 : *std::max_element(parts.tet_part.begin(), parts.tet_part.end()) + 1;
+  parts.stiffness.assign(num_parts, MatX());
+  parts.fit.assign(num_parts, Positions::Zero(num_nodes, 3));
+  for (int p = 0; p < num_parts; ++p) {
+    std::vector<Eigen::Index> rows;  // tets of part p
+    for (Eigen::Index t = 0; t < fine_tets.rows(); ++t)
+      if (parts.tet_part[t] == p) rows.push_back(t);
+    Tets tets(static_cast<Eigen::Index>(rows.size()), 4);
+    for (std::size_t k = 0; k < rows.size(); ++k) tets.row(static_cast<Eigen::Index>(k)) = fine_tets.row(rows[k]);
+    std::vector<Eigen::Triplet<double>> t, tf;
+    ElasticBody(fine_rest, tets, material).add_hessian_triplets(fine_rest, t, 0, /*project=*/false);
+    for (const auto& e : t)
+      if (free_index[e.row()] >= 0 && free_index[e.col()] >= 0)
+        tf.emplace_back(free_index[e.row()], free_index[e.col()], e.value());
+    Eigen::SparseMatrix<double> Kpart(X.rows(), X.rows());
+    Kpart.setFromTriplets(tf.begin(), tf.end());
+    const MatX B = X.transpose() * (Kpart * X);
+    const MatX Kp = M.transpose() * B * M;
+    parts.stiffness[p] = 0.5 * (Kp + Kp.transpose());
+
+    // The fit of part p's fine vertices: b_i = sum_v W_v J_vi (X_v - C_p), W the
+    // lumped volumes of the part's own tets.
+    const VecX w = lumped_mass(fine_rest, tets, tet_signed_volumes(fine_rest, tets), 1.0);
+    const Vec3 centroid = (w.transpose() * fine_rest).transpose() / w.sum();
+    for (Eigen::Index v = 0; v < fine_rest.rows(); ++v)
+      if (w[v] != 0.0)
+        for (int j = 0; j < 4; ++j)
+          parts.fit[p].row(to_nodes.nodes(v, j)) +=
+              to_nodes.weights(v, j) * w[v] * (fine_rest.row(v) - centroid.transpose());
+  }
+}
+
+}  // namespace
+
+std::vector<int> fine_regions(const Positions& rest, const Tets& tets, int count) {
+  const Eigen::Index m = tets.rows();
+  if (count < 1 || count > m)
+    throw InputError("fine_regions: " + std::to_string(count) + " regions of " + std::to_string(m) + " tets");
+  Positions centre(m, 3);
+  const VecX volume = tet_signed_volumes(rest, tets).cwiseAbs();
+  for (Eigen::Index t = 0; t < m; ++t)
+    centre.row(t) = 0.25 * (rest.row(tets(t, 0)) + rest.row(tets(t, 1)) + rest.row(tets(t, 2)) + rest.row(tets(t, 3)));
+  // Farthest-point seeds from the centre farthest from the centroid, then Lloyd.
+  Positions seeds(count, 3);
+  VecX nearest(m);
+  Eigen::Index first;
+  (centre.rowwise() - centre.colwise().mean()).rowwise().squaredNorm().maxCoeff(&first);
+  seeds.row(0) = centre.row(first);
+  nearest = (centre.rowwise() - seeds.row(0)).rowwise().squaredNorm();
+  for (int k = 1; k < count; ++k) {
+    Eigen::Index next;
+    nearest.maxCoeff(&next);
+    seeds.row(k) = centre.row(next);
+    nearest = nearest.cwiseMin((centre.rowwise() - seeds.row(k)).rowwise().squaredNorm());
+  }
+  std::vector<int> region(m, 0);
+  for (int iteration = 0; iteration < 30; ++iteration) {
+    for (Eigen::Index t = 0; t < m; ++t) {
+      Eigen::Index k;
+      (seeds.rowwise() - centre.row(t)).rowwise().squaredNorm().minCoeff(&k);
+      region[t] = static_cast<int>(k);
+    }
+    Positions sum = Positions::Zero(count, 3);
+    VecX mass = VecX::Zero(count);
+    for (Eigen::Index t = 0; t < m; ++t) {
+      sum.row(region[t]) += volume[t] * centre.row(t);
+      mass[region[t]] += volume[t];
+    }
+    for (int k = 0; k < count; ++k)
+      if (mass[k] > 0.0) seeds.row(k) = sum.row(k) / mass[k];
+  }
+  // Number the regions that kept tets 0..
+  std::vector<int> id(count, -1);
+  int used = 0;
+  for (int& r : region) {
+    if (id[r] < 0) id[r] = used++;
+    r = id[r];
+  }
+  return region;
+}
+
 MatX coarsened_stiffness(const Positions& fine_rest, const Tets& fine_tets, const NodeMap& to_nodes, int num_nodes,
-                         const Material& material, const std::string& source) {
+                         const Material& material, const std::string& source, CoarsenedParts* parts) {
   const Eigen::Index nf = 3 * fine_rest.rows();
   const Eigen::Index nc = 3 * static_cast<Eigen::Index>(num_nodes);
 
@@ -136,6 +226,12 @@ MatX coarsened_stiffness(const Positions& fine_rest, const Tets& fine_tets, cons
   rhs.topRows(nc) = MatX(C * J);
   const MatX M = saddle.fullPivLu().solve(rhs).topRows(nc);
   const MatX Kc = M.transpose() * S * M;
+  if (parts) {
+    if (parts->tet_part.size() != static_cast<std::size_t>(fine_tets.rows()))
+      throw InputError(source + ": coarsening: " + std::to_string(parts->tet_part.size()) + " tet parts for " +
+                       std::to_string(fine_tets.rows()) + " tets");
+    split_into_parts(fine_rest, fine_tets, to_nodes, num_nodes, free_index, X, M, material, *parts);
+  }
   return 0.5 * (Kc + Kc.transpose());
 }
 

@@ -184,10 +184,10 @@ Body read_embedding(const Field& f, const std::filesystem::path& dir, const Body
   if (name == "affine") return embed_body(full, enclosing_tet(full.fine_rest), name, f.at("name").string(), &report);
   const Field entry = f.at("embeddings").child(name.c_str());
   // A path (or "affine"), or {"mesh": PATH, "split_disconnected_parts": true,
-  // "coarsened_stiffness": true | FINER_TET_MESH}.
+  // "coarsened_stiffness": true | FINER_TET_MESH, "coarsened_rotations": "one" | N}.
   EmbeddingOptions options;
   if (entry.value().is_object()) {
-    entry.require_known_keys({"mesh", "split_disconnected_parts", "coarsened_stiffness"});
+    entry.require_known_keys({"mesh", "split_disconnected_parts", "coarsened_stiffness", "coarsened_rotations"});
     options.split_disconnected_parts = entry.boolean_or("split_disconnected_parts", false);
   }
   const Field mesh = entry.value().is_object() ? entry.at("mesh") : entry;
@@ -202,12 +202,29 @@ Body read_embedding(const Field& f, const std::filesystem::path& dir, const Body
     validate_tet_mesh(emb, path);
     body = embed_body(full, emb, name, path, &report, options);
   }
+  int regions = 0;  // "coarsened_rotations": N regions of the fine mesh, each in its own rotation
+  if (entry.value().is_object() && entry.has("coarsened_rotations")) {
+    const Field rotations = entry.at("coarsened_rotations");
+    if (!entry.has("coarsened_stiffness")) rotations.fail("only a coarsened stiffness has rotations to choose");
+    const auto& v = rotations.value();
+    if (v.is_string() && v.get<std::string>() == "one") {
+      regions = 0;
+    } else if (v.is_number_integer() && v.get<long long>() >= 1 && v.get<long long>() <= 1000) {
+      regions = static_cast<int>(v.get<long long>());
+    } else {
+      rotations.fail("expected \"one\" or a number of regions from 1 to 1000, got " + v.dump());
+    }
+  }
+  CoarsenedParts parts;
   if (entry.value().is_object() && entry.has("coarsened_stiffness")) {
     const Field coarsen = entry.at("coarsened_stiffness");
     if (coarsen.value().is_boolean()) {
       if (coarsen.value().get<bool>())
-        body.coarsened_stiffness =
-            coarsened_stiffness(full.fine_rest, full.fine_tets, body.fine_map, body.num_nodes(), full.material, path);
+      {
+        if (regions > 0) parts.tet_part = fine_regions(full.fine_rest, full.fine_tets, regions);
+        body.coarsened_stiffness = coarsened_stiffness(full.fine_rest, full.fine_tets, body.fine_map, body.num_nodes(),
+                                                       full.material, path, regions > 0 ? &parts : nullptr);
+      }
     } else {  // a finer tet mesh of the same body, in the body mesh's frame
       if (options.split_disconnected_parts)
         coarsen.fail("a finer mesh cannot be placed in split embedding tets (their copies overlap); use true");
@@ -215,9 +232,13 @@ Body read_embedding(const Field& f, const std::filesystem::path& dir, const Body
       TetMesh fine = read_tet_mesh(fine_path);
       if (f.has("transform")) apply_transform(f.child("transform"), fine.vertices);
       validate_tet_mesh(fine, fine_path);
+      if (regions > 0) parts.tet_part = fine_regions(fine.vertices, fine.tets, regions);
       body.coarsened_stiffness = coarsened_stiffness(fine.vertices, fine.tets, locate_in_nodes(body, fine.vertices),
-                                                     body.num_nodes(), full.material, fine_path);
+                                                     body.num_nodes(), full.material, fine_path,
+                                                     regions > 0 ? &parts : nullptr);
     }
+    body.coarsened_part_stiffness = std::move(parts.stiffness);
+    body.coarsened_part_fit = std::move(parts.fit);
   }
   return body;
 }

@@ -23,6 +23,10 @@ struct Body : SimulationNodes {
   /// Non-empty: the body's elasticity is RotatedLinearElasticity with this
   /// stiffness on the nodes (a coarsened embedding), not the elements' energy.
   MatX coarsened_stiffness;
+  /// Non-empty ("coarsened_rotations": "per_part"): coarsened_stiffness split over
+  /// the fine mesh's connected parts, each in its own rotation (CoarsenedParts).
+  std::vector<MatX> coarsened_part_stiffness;
+  std::vector<Positions> coarsened_part_fit;
 
   // Full-resolution mesh (what is written, rendered, collided and certified).
   Positions fine_rest;

@@ -9,9 +9,17 @@
 // exact (it includes dR/dq); the Hessian is the Gauss-Newton one D^T K D with
 // D = dd/dq: PSD, and exact where d = 0 (docs/elasticity.md, "Rotated linear
 // elasticity").
+//
+// Or one rotation per part (the connected parts of the fine mesh a stiffness is
+// coarsened from, docs/embedding.md): Phi = sum_p 1/2 d_p^T K_p d_p, d_p in the
+// rotation R_p, the polar factor of A_p = sum_i q_i b_{p,i}^T for fit vectors
+// b_{p,i} (b_i = q0_i - c0 is the one-rotation fit above; a fit of a part's
+// fine vertices x = J q is of this form). Each K_p must annihilate rigid motions.
 #pragma once
 
 #include "eipc/common.hpp"
+
+#include <vector>
 
 namespace eipc {
 
@@ -20,8 +28,13 @@ public:
   /// `stiffness`: 3n x 3n, symmetric, dofs node-major (3 v + i). Throws InputError
   /// on a size mismatch.
   RotatedLinearElasticity(const Positions& rest, MatX stiffness);
+  /// One rotation per part: stiffnesses[p] (3n x 3n) in the rotation fitted with
+  /// fits[p] (n x 3, the rows b_{p,i}; their mean is removed, so A_p ignores
+  /// translations). Throws InputError on a size mismatch.
+  RotatedLinearElasticity(const Positions& rest, std::vector<MatX> stiffnesses, std::vector<Positions> fits);
 
   int num_nodes() const { return static_cast<int>(rest_centered_.rows()); }
+  int num_parts() const { return static_cast<int>(parts_.size()); }
 
   double energy(const Positions& q) const;
   /// Energy and dPhi/dq (3n, node-major).
@@ -30,12 +43,18 @@ public:
   void gradient_and_hessian(const Positions& q, VecX& gradient, MatX& hessian) const;
 
 private:
+  struct Part {
+    MatX stiffness;
+    Positions fit;  ///< b_i, summing to zero
+  };
   struct Frame;
-  Frame frame(const Positions& q) const;
-  double gradient_at(const Frame& f, VecX& gradient) const;
+  Frame frame(const Part& part, const Positions& q) const;
+  /// Adds part's gradient to `gradient` (sized 3n); returns its energy.
+  double add_gradient(const Part& part, const Frame& f, VecX& gradient) const;
+  void add_hessian(const Part& part, const Frame& f, MatX& hessian) const;
 
   Positions rest_centered_;   ///< p_i = q0_i - c0
-  MatX stiffness_;
+  std::vector<Part> parts_;
 };
 
 }  // namespace eipc

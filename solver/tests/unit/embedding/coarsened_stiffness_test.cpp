@@ -1,6 +1,7 @@
 // Harmonic coarsening (coarsened_stiffness.hpp) against a dense saddle-point
 // oracle, the identity embedding, and the P1 embedding it must be softer than.
 #include "eipc/elasticity/elastic_body.hpp"
+#include "eipc/elasticity/rotated_linear_elasticity.hpp"
 #include "eipc/elasticity/lumped_mass.hpp"
 #include "eipc/embedding/coarsened_stiffness.hpp"
 #include "eipc/embedding/point_location.hpp"
@@ -8,7 +9,10 @@
 #include "eipc/testing/box_mesh.hpp"
 
 #include <Eigen/Eigenvalues>
+#include <Eigen/Geometry>
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <random>
 
 using namespace eipc;
 
@@ -24,13 +28,16 @@ MatX fine_stiffness(const TetMesh& m) {
   return MatX(K);
 }
 
-MatX coarsen(const TetMesh& coarse, const TetMesh& fine, const std::string& source) {
+MatX coarsen(const TetMesh& coarse, const TetMesh& fine, const std::string& source, CoarsenedParts* parts = nullptr) {
   SimulationNodes nodes;
   nodes.node_rest = coarse.vertices;
   nodes.elements = coarse.tets;
   return coarsened_stiffness(fine.vertices, fine.tets, locate_in_nodes(nodes, fine.vertices),
-                             static_cast<int>(coarse.vertices.rows()), kRubber, source);
+                             static_cast<int>(coarse.vertices.rows()), kRubber, source, parts);
 }
+
+/// A bar: fine_regions splits it into parts along its length.
+TetMesh bar_mesh() { return box_tet_mesh(Vec3(0, 0, 0), Vec3(0.06, 0.02, 0.02), 6, 2, 2); }
 
 /// J: the P1 map of the coarse mesh at the fine vertices (dense, dof-wise).
 MatX p1_map(const TetMesh& coarse, const Positions& fine) {
@@ -109,4 +116,106 @@ TEST_CASE("coarsened stiffness refuses a node no fine vertex depends on", "[embe
   const TetMesh coarse = box_tet_mesh(Vec3(-0.001, -0.001, -0.001), Vec3(0.1, 0.021, 0.021), 2, 1, 1);
   CHECK_THROWS_WITH(coarsen(coarse, fine, "coarse.msh"),
                     Catch::Contains("coarse.msh") && Catch::Contains("carries no vertex of the fine mesh"));
+}
+
+TEST_CASE("fine regions: k-means clusters of the tets, deterministic", "[embedding]") {
+  const TetMesh fine = bar_mesh();
+  const std::vector<int> r = fine_regions(fine.vertices, fine.tets, 3);
+  CHECK(r == fine_regions(fine.vertices, fine.tets, 3));
+  CHECK(*std::max_element(r.begin(), r.end()) == 2);
+  CHECK(r[0] == 0);
+  // Three slabs along x: every region's tets lie in one third of the bar.
+  for (int k = 0; k < 3; ++k) {
+    double lo = 1.0, hi = -1.0;
+    for (Eigen::Index t = 0; t < fine.tets.rows(); ++t)
+      if (r[t] == k)
+        for (int j = 0; j < 4; ++j) {
+          lo = std::min(lo, fine.vertices(fine.tets(t, j), 0));
+          hi = std::max(hi, fine.vertices(fine.tets(t, j), 0));
+        }
+    CHECK(hi - lo < 0.025);
+  }
+  CHECK_THROWS_AS(fine_regions(fine.vertices, fine.tets, 0), InputError);
+  CHECK(fine_regions(fine.vertices, fine.tets, 1) == std::vector<int>(fine.tets.rows(), 0));
+}
+
+TEST_CASE("coarsened stiffness per region: the parts sum to K_c and each ignores rigid motions", "[embedding]") {
+  const TetMesh fine = bar_mesh();
+  const TetMesh coarse = box_tet_mesh(Vec3(-0.001, -0.001, -0.001), Vec3(0.061, 0.021, 0.021), 3, 1, 1);
+  CoarsenedParts parts;
+  parts.tet_part = fine_regions(fine.vertices, fine.tets, 3);
+  const MatX Kc = coarsen(coarse, fine, "test", &parts);
+  REQUIRE(parts.stiffness.size() == 3);
+  REQUIRE(parts.fit.size() == 3);
+  CHECK((parts.stiffness[0] + parts.stiffness[1] + parts.stiffness[2] - Kc).norm() < 1e-9 * Kc.norm());
+  const Eigen::Index nc = Kc.rows();
+  const Vec3 c = coarse.vertices.colwise().mean().transpose();
+  for (const MatX& Kp : parts.stiffness) {
+    CHECK(Kp.norm() > 0.05 * Kc.norm());
+    for (int k = 0; k < 3; ++k) {
+      VecX shift = VecX::Zero(nc), turn = VecX::Zero(nc);
+      for (Eigen::Index n = 0; n < coarse.vertices.rows(); ++n) {
+        shift[3 * n + k] = 1.0;
+        turn.segment<3>(3 * n) = Vec3::Unit(k).cross(coarse.vertices.row(n).transpose() - c);
+      }
+      CHECK((Kp * shift).norm() < 1e-9 * Kc.norm());
+      CHECK((Kp * turn).norm() < 1e-9 * Kc.norm() * turn.norm());
+    }
+    Eigen::SelfAdjointEigenSolver<MatX> eig(Kp);
+    CHECK(eig.eigenvalues().minCoeff() > -1e-9 * Kc.norm());
+  }
+  // The fits: A_p at rest is part p's (symmetric) second moment, so R_p = I there.
+  for (const Positions& b : parts.fit) {
+    const Mat3 A = coarse.vertices.transpose() * b;
+    CHECK((A - A.transpose()).norm() < 1e-12 * A.norm());
+    CHECK(b.colwise().sum().norm() < 1e-12 * b.norm());
+  }
+  // The per-part energy: its Hessian at rest is K_c; exact gradient away from it.
+  const RotatedLinearElasticity e(coarse.vertices, parts.stiffness, parts.fit);
+  VecX g;
+  MatX H;
+  e.gradient_and_hessian(coarse.vertices, g, H);
+  CHECK(g.norm() < 1e-12 * Kc.norm());
+  CHECK((H - Kc).norm() < 1e-9 * Kc.norm());
+  std::mt19937 rng(4);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  Positions q = coarse.vertices;
+  for (Eigen::Index i = 0; i < q.size(); ++i) q.data()[i] += 0.002 * u(rng);
+  e.energy_and_gradient(q, g);
+  for (Eigen::Index k = 0; k < g.size(); ++k) {
+    Positions qp = q, qm = q;
+    qp.data()[k] += 1e-7;
+    qm.data()[k] -= 1e-7;
+    const double fd = (e.energy(qp) - e.energy(qm)) / 2e-7;
+    CHECK(fd == Approx(g[k]).margin(1e-6 * g.norm()));
+  }
+}
+
+TEST_CASE("coarsened stiffness per region of an embedding equal to the fine mesh: the regions' own stiffness",
+          "[embedding]") {
+  const TetMesh fine = bar_mesh();
+  CoarsenedParts parts;
+  parts.tet_part = fine_regions(fine.vertices, fine.tets, 2);
+  coarsen(fine, fine, "test", &parts);
+  REQUIRE(parts.stiffness.size() == 2);
+  for (int p = 0; p < 2; ++p) {
+    TetMesh part{fine.vertices, Tets()};
+    std::vector<Eigen::Index> rows;
+    for (Eigen::Index t = 0; t < fine.tets.rows(); ++t)
+      if (parts.tet_part[t] == p) rows.push_back(t);
+    part.tets.resize(static_cast<Eigen::Index>(rows.size()), 4);
+    for (std::size_t k = 0; k < rows.size(); ++k) part.tets.row(static_cast<Eigen::Index>(k)) = fine.tets.row(rows[k]);
+    const MatX Kf = fine_stiffness(part);
+    CHECK((parts.stiffness[p] - Kf).norm() < 1e-8 * Kf.norm());
+  }
+  // Small strain in a large rotation: the corotated tets' energy.
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  Positions q = fine.vertices;
+  for (Eigen::Index i = 0; i < q.size(); ++i) q.data()[i] += 1e-4 * 0.01 * u(rng);
+  const Mat3 Q = Eigen::AngleAxisd(0.7, Vec3(1, 2, 3).normalized()).toRotationMatrix();
+  q = (q * Q.transpose()).eval();
+  const RotatedLinearElasticity e(fine.vertices, parts.stiffness, parts.fit);
+  const double tets = ElasticBody(fine.vertices, fine.tets, kRubber).energy(q);
+  CHECK(e.energy(q) == Approx(tets).epsilon(1e-2));
 }

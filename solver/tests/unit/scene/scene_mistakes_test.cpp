@@ -128,6 +128,16 @@ TEST_CASE("a coarsened embedding loads from the scene; its mistakes are named", 
   doc["bodies"][0]["embeddings"]["coarse"]["split_disconnected_parts"] = true;
   CHECK_THAT(d.error_of(doc.dump(), coarse),
              Contains("field 'bodies[0].embeddings.coarse.coarsened_stiffness': a finer mesh cannot be placed"));
+  doc["bodies"][0]["embeddings"]["coarse"] =
+      json::parse(R"({"mesh": "affine", "coarsened_stiffness": true, "coarsened_rotations": 2})");
+  const Scene per_part = load_scene(d.write(doc.dump()), coarse);
+  CHECK(per_part.bodies[0].coarsened_part_stiffness.size() == 2);
+  CHECK(per_part.bodies[0].coarsened_part_fit.size() == 2);
+  doc["bodies"][0]["embeddings"]["coarse"]["coarsened_rotations"] = "per_tet";
+  CHECK_THAT(d.error_of(doc.dump(), coarse),
+             Contains("field 'bodies[0].embeddings.coarse.coarsened_rotations': expected \"one\" or a number of regions"));
+  doc["bodies"][0]["embeddings"]["coarse"] = json::parse(R"({"mesh": "affine", "coarsened_rotations": "one"})");
+  CHECK_THAT(d.error_of(doc.dump(), coarse), Contains("only a coarsened stiffness has rotations"));
   doc["bodies"][0]["embeddings"]["coarse"] = json::parse(R"({"mesh": "affine", "coarsened_stiffness": 3})");
   CHECK_THAT(d.error_of(doc.dump(), coarse),
              Contains("field 'bodies[0].embeddings.coarse.coarsened_stiffness': expected a string"));
