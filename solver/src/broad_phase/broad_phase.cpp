@@ -351,8 +351,7 @@ Positions follow_mean_translation(const Positions& x0, const Positions& x1) {
   return x1.rowwise() - mean;
 }
 
-Positions follow_body_translations(const CollisionMesh& mesh, const Positions& x0, const Positions& x1) {
-  if (mesh.vertex_body.empty()) return follow_mean_translation(x0, x1);
+Positions body_mean_translations(const CollisionMesh& mesh, const Positions& x0, const Positions& x1) {
   const int bodies = *std::max_element(mesh.vertex_body.begin(), mesh.vertex_body.end()) + 1;
   Positions mean = Positions::Zero(bodies, 3);
   Eigen::VectorXd count = Eigen::VectorXd::Zero(bodies);
@@ -360,8 +359,15 @@ Positions follow_body_translations(const CollisionMesh& mesh, const Positions& x
     mean.row(mesh.vertex_body[v]) += x1.row(v) - x0.row(v);
     count[mesh.vertex_body[v]] += 1.0;
   }
+  for (int b = 0; b < bodies; ++b) mean.row(b) /= count[b];
+  return mean;
+}
+
+Positions follow_body_translations(const CollisionMesh& mesh, const Positions& x0, const Positions& x1) {
+  if (mesh.vertex_body.empty()) return follow_mean_translation(x0, x1);
+  const Positions shift = body_mean_translations(mesh, x0, x1);
   Positions out = x1;
-  for (int v = 0; v < mesh.num_vertices(); ++v) out.row(v) -= mean.row(mesh.vertex_body[v]) / count[mesh.vertex_body[v]];
+  for (int v = 0; v < mesh.num_vertices(); ++v) out.row(v) -= shift.row(mesh.vertex_body[v]);
   return out;
 }
 

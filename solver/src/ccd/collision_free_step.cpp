@@ -40,16 +40,7 @@ struct TranslatedEnd {
     TranslatedEnd t;
     t.x1 = &x1;
     t.body = &mesh.vertex_body;
-    // As follow_body_translations: each body's summed displacement over its count.
-    const int bodies = *std::max_element(mesh.vertex_body.begin(), mesh.vertex_body.end()) + 1;
-    Positions mean = Positions::Zero(bodies, 3);
-    Eigen::VectorXd count = Eigen::VectorXd::Zero(bodies);
-    for (int v = 0; v < mesh.num_vertices(); ++v) {
-      mean.row(mesh.vertex_body[v]) += x1.row(v) - x0.row(v);
-      count[mesh.vertex_body[v]] += 1.0;
-    }
-    t.shift = Positions(bodies, 3);
-    for (int b = 0; b < bodies; ++b) t.shift.row(b) = mean.row(b) / count[b];
+    t.shift = body_mean_translations(mesh, x0, x1);
     return t;
   }
   Eigen::Array3d at(int v) const {

@@ -112,4 +112,9 @@ Positions follow_mean_translation(const Positions& x0, const Positions& x1);
 /// step sweeps its own close triangle pairs only by how much it deforms).
 Positions follow_body_translations(const CollisionMesh& mesh, const Positions& x0, const Positions& x1);
 
+/// Each body's mean displacement from x0 to x1, a row per body (its summed
+/// displacement over its vertex count): what follow_body_translations removes.
+/// Needs mesh.vertex_body.
+Positions body_mean_translations(const CollisionMesh& mesh, const Positions& x0, const Positions& x1);
+
 }  // namespace eipc
