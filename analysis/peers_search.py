@@ -17,7 +17,8 @@ penetration, and for MuJoCo its own deepest contact. Its wall and CPU seconds ar
 when it started with the 1-minute load average below --max-load and its CPU time was at least
 90% of its wall time (nothing else took the core); it waits up to --screen-wait s (default:
 --wait) for that, then runs untimed. A configuration performs the task when
-its run is complete and lifts the object at least 90% of the command.
+its run is complete, lifts the object at least 90% of the command and holds it with 0.5-2 m g over
+the hold window (a thrown or crushed object does not count, however high it went).
 
 Stage 2 (re-timing) takes the configurations that perform the task: the --top fastest by
 screening time (untimed ones last, in grid order, where the largest step comes first), plus the settings file's configuration when
@@ -86,19 +87,30 @@ GRIDS = {
         [{"implicit": "true", "newton-iterations": 3, "max-substep": h} for h in (0.01, 0.002)],
         [{"rigid-fingers": True}] + [{"repulsion-stiffness": k} for k in (10, 100, 800)],
     ],
+    # Rigid finger pads (the settings file's): explicit soft fingers need 4630 steps per 0.01 s.
+    ("finray_plate_rack", "bullet"): [
+        [{"implicit": "true", "newton-iterations": 3, "max-substep": h} for h in (0.01, 0.002, 0.001)],
+        [{"margin": m} for m in (0.0001, 0.0005)],
+    ],
 }
 # Extra scene facts the grasp measures need beyond analysis/peers.py's SCENES.
 CUBE = dict(scene="scenarios/peers/cube_squeeze.json", embedding="full", object="cube", finger="finger_left",
             hold=(0.6, 1.0))
 COMMANDED_LIFT = {"cube_squeeze": 0.03, "bubble_grasp_teddy": 0.25, "finray_plate_rack": 0.2}
-TASK_LIFT = 0.9  # performing the task: complete, and at least this fraction of the commanded lift
+TASK_LIFT = 0.9  # performing the task: complete, at least this fraction of the commanded lift,
+TASK_HOLD = (0.5, 2.0)  # and a hold force in this range of m g
 MIN_CPU_SHARE = 0.9  # a run's time is believable when it got at least this share of a core
 SETTINGS_FILE = "(settings file)"  # label of the settings file's own row when no grid point equals it
 RULE = " ".join(next(p for p in __doc__.split("\n\n") if p.startswith("Ranking rule")).split())
 
 
 def performs(row):
-    return row.get("status") == "complete" and float(row.get("lift_fraction") or 0) >= TASK_LIFT
+    """Complete, the object lifted at least TASK_LIFT of the command, and held, not thrown or
+    crushed: the grippers' force on it over the hold within TASK_HOLD times m g (a Bullet
+    FinRay run launched the plate 42 m up: its lift alone passed)."""
+    hold = float(row.get("hold") or "nan")
+    return (row.get("status") == "complete" and float(row.get("lift_fraction") or 0) >= TASK_LIFT
+            and TASK_HOLD[0] <= hold <= TASK_HOLD[1])
 
 
 def overlap(a, b):
@@ -333,7 +345,8 @@ def report(args, grid, rows, chosen, runs, best, pending=False):
     elif chosen:
         result = "Winner: none ranked (no candidate has a believable time in every repeat)."
     else:
-        result = f"Winner: none (no configuration performs the task: complete, lift >= {TASK_LIFT:.0%} of the command)."
+        result = (f"Winner: none (no configuration performs the task: complete, lift >= {TASK_LIFT:.0%} of the command, "
+                  f"hold {TASK_HOLD[0]:g}-{TASK_HOLD[1]:g} m g).")
     lines = [f"# Search: {args.engine} on {args.scene}", "",
              f"Made by `/usr/bin/python3 analysis/peers_search.py {' '.join(sys.argv[1:])}` on {time.strftime('%Y-%m-%d')} from the base settings "
              f"`scenarios/peers/{args.engine}_{args.scene}.toml` (docs/peers.md; `settings_file`: the row that "

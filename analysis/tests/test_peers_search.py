@@ -55,9 +55,13 @@ class RankingRule(unittest.TestCase):
 
 class Decisions(unittest.TestCase):
     def test_performs_the_task(self):
-        self.assertTrue(performs(dict(status="complete", lift_fraction="0.90")))
-        self.assertFalse(performs(dict(status="complete", lift_fraction="0.89")))
-        self.assertFalse(performs(dict(status="incomplete", lift_fraction="1.00")))
+        self.assertTrue(performs(dict(status="complete", lift_fraction="0.90", hold="1.00")))
+        self.assertFalse(performs(dict(status="complete", lift_fraction="0.89", hold="1.00")))
+        self.assertFalse(performs(dict(status="incomplete", lift_fraction="1.00", hold="1.00")))
+        # thrown (no force holds it) or crushed: not a grasp, however high the object went
+        self.assertFalse(performs(dict(status="complete", lift_fraction="207.84", hold="0.00")))
+        self.assertFalse(performs(dict(status="complete", lift_fraction="1.23", hold="34.77")))
+        self.assertTrue(performs(dict(status="complete", lift_fraction="1.01", hold="1.87")))
         self.assertFalse(performs(dict(exit=3)))
 
     def test_settings_file_is_recognised_whatever_the_spelling(self):
