@@ -1,8 +1,14 @@
 #!/usr/bin/python3
-"""Graded embeddings of the teddy against `low` (issue 40, docs/embedding.md "Graded embeddings").
+"""Graded embeddings, or rotation regions, of the teddy against `low` (issue 40, docs/embedding.md
+"Graded embeddings" and "One rotation per fine region").
 
-    scenarios/locking/graded_table.py [--eipc build/bin/eipc] [--work out/locking_graded]
-        [--dt 0.02] [--repeats 3] [--embeddings E,...] [--out results/locking_graded]
+    scenarios/locking/graded_table.py [--study graded|regions] [--eipc build/bin/eipc]
+        [--work out/locking_graded or out/locking_regions] [--dt 0.02] [--repeats 3] [--embeddings E,...]
+        [--out results/locking_graded or results/locking_regions]
+
+--study regions: the coarsened `low`, `affine` and `medium` with one rotation and with
+N = 1, 6, 12, 32 rotation regions (`E_coarsened_rN`, "coarsened_rotations": N) instead of the
+graded embeddings; everything else as below.
 
 The graded embeddings are scenarios/assets/embeddings/teddy_graded_gK.msh (made by
 scenarios/generators/graded_teddy.py: tets fine around the two patches where the bubbles
@@ -40,7 +46,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "analysis"))
 from converged_force import converged_force  # noqa: E402
 from reference_series import DEFAULT_WORK, level_mesh  # noqa: E402
-from table import COARSENING_SOURCE, LOW, timed_run  # noqa: E402
+from table import COARSENING_SOURCE, LOW, MEDIUM, timed_run  # noqa: E402
 from eipc_report.hold_force import body_nodes, mean_force  # noqa: E402
 from eipc_report.trajectory import read_pair_series  # noqa: E402
 from quiet_machine import load_text  # noqa: E402
@@ -52,10 +58,25 @@ DEFAULT = ",".join(["low", "low_coarsened", "affine_coarsened"] +
                    [f"graded_{g}{s}" for s in ("", "_coarsened") for g in GRADED])
 
 
+REGIONS = (1, 6, 12, 32)  # docs/embedding.md "One rotation per fine region"
+REGIONS_TABLE = ",".join(["low", "low_coarsened"] + [f"low_coarsened_r{n}" for n in REGIONS] + ["affine_coarsened"] +
+                         [f"affine_coarsened_r{n}" for n in REGIONS] + ["medium_coarsened"] +
+                         [f"medium_coarsened_r{n}" for n in REGIONS[1:]])
+STUDIES = {"graded": {"embeddings": DEFAULT, "out": "locking_graded",
+                      "title": "Graded embeddings of the teddy against `low`"},
+           "regions": {"embeddings": REGIONS_TABLE, "out": "locking_regions",
+                       "title": "One rotation per fine region: the coarsened teddy against `low`"}}
+
+
 def added_embeddings(embeddings):
+    """--set arguments for the named embeddings: `graded_gK[_coarsened]`, and `E_coarsened` and
+    `E_coarsened_rN` (N rotation regions) for E in low, affine, medium."""
     fine = level_mesh(DEFAULT_WORK, *COARSENING_SOURCE)
-    entries = {"low_coarsened": {"mesh": LOW, "coarsened_stiffness": fine},
-               "affine_coarsened": {"mesh": "affine", "coarsened_stiffness": fine}}
+    entries = {}
+    for name, mesh in (("low", LOW), ("affine", "affine"), ("medium", MEDIUM)):
+        entries[f"{name}_coarsened"] = {"mesh": mesh, "coarsened_stiffness": fine}
+        for n in REGIONS:
+            entries[f"{name}_coarsened_r{n}"] = {"mesh": mesh, "coarsened_stiffness": fine, "coarsened_rotations": n}
     for g in GRADED:
         mesh = f"../assets/embeddings/teddy_graded_{g}.msh"
         entries[f"graded_{g}"] = {"mesh": mesh}
@@ -66,16 +87,20 @@ def added_embeddings(embeddings):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--study", choices=sorted(STUDIES), default="graded")
     p.add_argument("--eipc", default=os.path.join(ROOT, "build", "bin", "eipc"))
-    p.add_argument("--work", default=os.path.join(ROOT, "out", "locking_graded"))
+    p.add_argument("--work", help="default out/locking_graded or out/locking_regions")
     p.add_argument("--dt", default="0.02", help="time step of the force sweep")
-    p.add_argument("--embeddings", default=DEFAULT)
+    p.add_argument("--embeddings", help="default: the study's")
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--max-load", type=float, default=0.5)
     p.add_argument("--wait", type=float, default=60, help="seconds to wait for --max-load before each run")
-    p.add_argument("--out", default=os.path.join(ROOT, "results", "locking_graded"))
+    p.add_argument("--out", help="default results/locking_graded or results/locking_regions")
     args = p.parse_args()
-    embeddings = args.embeddings.split(",")
+    study = STUDIES[args.study]
+    args.out = args.out or os.path.join(ROOT, "results", study["out"])
+    args.work = args.work or os.path.join(ROOT, "out", study["out"])
+    embeddings = (args.embeddings or study["embeddings"]).split(",")
     args.added, args.scene = added_embeddings(embeddings), SCENE
     reference, reference_nodes = converged_force()
     os.makedirs(os.path.join(args.work, "timing"), exist_ok=True)
@@ -121,8 +146,9 @@ def main():
     timing = (f"Wall: the 4 s grasp at h = 0.02 s on 2 threads, median of {args.repeats} runs [range]; wall / low: "
               f"median ratio to the `low` run just before each; load average before each run "
               f"{load_text(min(loads))}-{load_text(max(loads))} (each in the csv)." if loads else "Not timed.")
-    lines = ["# Graded embeddings of the teddy against `low`\n",
-             f"Made by `scenarios/locking/graded_table.py --dt {args.dt} --repeats {args.repeats}` (docstring: what "
+    lines = [f"# {study['title']}\n",
+             f"Made by `scenarios/locking/graded_table.py --study {args.study} --dt {args.dt} --repeats {args.repeats}` "
+             f"(docstring: what "
              f"is measured). Hold force: mean x force on bubble_left from the teddy over 3-4 s at h = {args.dt} s; "
              f"force error against {reference:.3f} N (the full-space bear at {reference_nodes} nodes). {timing} "
              f"Certified: `eipc certify` of every frame of the force run.\n",
