@@ -320,7 +320,7 @@ bool CandidateCache::far_pairs_cannot_stop(const Group& g, double far, double sc
   // while that stays above the stop fraction of its distance at x0 (for any
   // distance at least d0, as c exceeds the fraction).
   const double room = 0.5 * far;  // neither fit can pass when it deviates more
-  const RigidFit since = g.fits.follow(g.contact_reference, x0, g.vertices, room, g.turns());  // the gaps' reference
+  const RigidFit since = g.fits.follow(g.gaps.reference(), x0, g.vertices, room, g.turns());
   if (since.deviation > room) return false;
   const RigidFit sweep = g.fits.follow(x0, x1, g.vertices, room, g.turns());
   if (sweep.deviation > room) return false;
@@ -375,18 +375,18 @@ const Candidates& CandidateCache::along(const CollisionMesh& mesh, const SharedP
 const Candidates& CandidateCache::group_for_contacts(Group& g, const CollisionMesh& mesh, const SharedPositions& x,
                                                      const std::vector<char>& trusted, bool& changed) {
   // A pair within dhat at x is in g.cached (which covers x) and, x being within
-  // contact_skin of contact_reference in the group's frame, was within
+  // contact_skin of the last filtering (gaps.reference()) in the group's frame, was within
   // dhat + 2 contact_skin there.
-  std::optional<double> since;  // how far x lies from contact_reference after the fit that follows the group
+  std::optional<double> since;  // how far x lies from the last filtering after the fit that follows the group
   auto near_last_filtering = [&] {
     if (!since)
-      since = g.contact_reference && x->rows() == g.contact_reference->rows()
-                  ? g.fits.follow(g.contact_reference, x, g.vertices, contact_skin_, g.turns()).deviation
+      since = g.gaps.reference() && x->rows() == g.gaps.reference()->rows()
+                  ? g.fits.follow(g.gaps.reference(), x, g.vertices, contact_skin_, g.turns()).deviation
                   : std::numeric_limits<double>::infinity();
     return *since <= contact_skin_;
   };
-  // contact_reference lay contact_deviation from the reference after one rigid
-  // motion, and x lies `since` from contact_reference after another: so x lies
+  // The last filtering lay contact_deviation from the reference after one rigid
+  // motion, and x lies `since` from it after another: so x lies
   // at most their sum from the reference after the two together. While that
   // is within the skin, g.cached covers x (as keeps() would find) without
   // fitting x to the reference.
@@ -403,8 +403,7 @@ const Candidates& CandidateCache::group_for_contacts(Group& g, const CollisionMe
   // broad phase, or its region's pairs).
   const PrimitiveRanges own{g.first_face, g.last_face, g.first_edge, g.last_edge};
   const bool ranged = g.body >= 0 && g.last_face > g.first_face && g.last_edge > g.first_edge;
-  g.for_contacts = g.gaps.within(mesh, *x, near, dhat_ + 2.001 * contact_skin_, ranged ? &own : nullptr);
-  g.contact_reference = x;
+  g.for_contacts = g.gaps.within(mesh, x, near, dhat_ + 2.001 * contact_skin_, ranged ? &own : nullptr);
   g.contact_deviation = deviation;
   g.contact_generation = g.rebuilds;
   return g.for_contacts;

@@ -118,14 +118,14 @@ private:
     double scale = 0.0;      ///< the reference's largest |coordinate|
     Candidates cached;
     Candidates one_off;
-    /// null: no contact candidates yet. The gaps' reference too (both are set
-    /// at a refiltering, and only there).
-    SharedPositions contact_reference;
-    /// How far contact_reference lay from `reference` after the fit that follows the group.
+    /// How far the last contact filtering's positions (gaps.reference()) lay
+    /// from `reference` after the fit that follows the group.
     double contact_deviation = 0.0;
     Candidates for_contacts;
     int contact_generation = -1;  ///< rebuilds when for_contacts was filtered from cached
-    RememberedGaps gaps;  ///< of cached's pairs, kept through rebuilds for the pairs found again
+    /// Of cached's pairs, kept through rebuilds for the pairs found again; its
+    /// reference is where for_contacts was last filtered (null: not yet).
+    RememberedGaps gaps;
     std::vector<char> trusted;  ///< the patches trusted when `cached` was found (its own ones left pairs out)
     std::vector<int> pieces;    ///< the patches and regions its vertices lie in: the only ones it depends on
     /// A body's group: the index ranges [first, last) holding its faces and

@@ -6,10 +6,10 @@
 #pragma once
 
 #include "eipc/common.hpp"
+#include "eipc/geometry/shared_positions.hpp"
 
 #include <array>
 #include <limits>
-#include <memory>
 #include <optional>
 #include <vector>
 
@@ -62,10 +62,6 @@ struct FollowParts {
 /// past the skin may be another value past it.
 RigidFit follow(const Positions& from, const Positions& to, const std::vector<int>& vertices, double skin, bool turn,
                 FollowParts& parts);
-
-/// Positions that never change once shared: a memo may key on the pointer
-/// (held, so that it is not reused for other positions).
-using SharedPositions = std::shared_ptr<const Positions>;
 
 /// The parts of the last few follow() fits of one vertex set, keyed on the
 /// shared positions fitted (docs/performance.md, FinRay session 5): a contact
