@@ -208,13 +208,14 @@ bool CandidateCache::holds(double inflation, double scale, const RigidFit& at0, 
   return lower > dhat_ + margin && lower > ccd_stop_fraction_ * (inflation + 2.0 * at0.deviation) + margin;
 }
 
-bool CandidateCache::covers_move(const Positions& reference, double skin, double inflation, double scale,
-                                 const Group& g, const Positions& x0, const Positions& x1, double* deviation0) const {
-  const RigidFit at0 = follow(reference, x0, g.vertices, skin, g.turns());
+bool CandidateCache::covers_move(const SharedPositions& reference, double skin, double inflation, double scale,
+                                 const Group& g, const SharedPositions& x0, const SharedPositions& x1,
+                                 double* deviation0) const {
+  const RigidFit at0 = g.fits.follow(reference, x0, g.vertices, skin, g.turns());
   if (deviation0) *deviation0 = at0.deviation;
   if (at0.deviation > skin) return false;
-  if (&x1 == &x0) return true;  // no pair left out is within inflation - 2 skin > dhat
-  const RigidFit at1 = follow(reference, x1, g.vertices, skin, g.turns());
+  if (x1 == x0) return true;  // no pair left out is within inflation - 2 skin > dhat
+  const RigidFit at1 = g.fits.follow(reference, x1, g.vertices, skin, g.turns());
   if (at1.deviation > skin) return false;
   // Within the skin after the mean translation at both ends: in the frame that
   // follows it, every pair left out has swept boxes more than dhat apart (the
@@ -225,14 +226,15 @@ bool CandidateCache::covers_move(const Positions& reference, double skin, double
          holds(inflation, scale, at0, at1);
 }
 
-bool CandidateCache::keeps(const Group& g, const Positions& x0, const Positions& x1, double* deviation0) const {
-  if (g.skin < 0.0 || x0.rows() != g.reference.rows() || x1.rows() != g.reference.rows()) return false;
+bool CandidateCache::keeps(const Group& g, const SharedPositions& x0, const SharedPositions& x1,
+                           double* deviation0) const {
+  if (g.skin < 0.0 || x0->rows() != g.reference->rows() || x1->rows() != g.reference->rows()) return false;
   return covers_move(g.reference, g.skin, g.inflation, g.scale, g, x0, x1, deviation0);
 }
 
-const Candidates& CandidateCache::group_along(Group& g, const CollisionMesh& mesh, const Positions& x0,
-                                              const Positions& x1, const std::vector<char>& trusted, bool& one_off,
-                                              double* deviation0) {
+const Candidates& CandidateCache::group_along(Group& g, const CollisionMesh& mesh, const SharedPositions& x0,
+                                              const SharedPositions& x1, const std::vector<char>& trusted,
+                                              bool& one_off, double* deviation0) {
   // Only a body's pairs with itself can lie in one patch.
   const bool excluding = g.body >= 0 && patch_min_stretch_ > 0.0 && !trusted.empty();
   if (trusted_piece(g.region, trusted)) {
@@ -254,9 +256,9 @@ const Candidates& CandidateCache::group_along(Group& g, const CollisionMesh& mes
   // How the group moves beyond the rigid motion that best follows it; room
   // for this sweep and a few more like it.
   RigidFit move;
-  if (&x1 != &x0) {
-    move = fit_translation(x0, x1, g.vertices);
-    if (move.deviation > max_skin_ && g.turns()) move = fit_rigid(x0, x1, g.vertices, max_skin_);
+  if (x1 != x0) {
+    move = fit_translation(*x0, *x1, g.vertices);
+    if (move.deviation > max_skin_ && g.turns()) move = fit_rigid(*x0, *x1, g.vertices, max_skin_);
   }
   const double skin = std::clamp(2.0 * move.deviation, min_skin_, max_skin_);
   // A hair more against round-off. Outside the CCD's frame the pairs left out
@@ -266,28 +268,34 @@ const Candidates& CandidateCache::group_along(Group& g, const CollisionMesh& mes
   // Built halfway along the move, both its ends lie half its deviation from the
   // reference: one build serves the sweep and the positions at its end, where
   // Newton goes next, for moves up to twice the largest skin.
-  Positions reference = &x1 == &x0 ? x0 : Positions(0.5 * (x0 + x1));
-  const double scale = reference.size() > 0 ? reference.cwiseAbs().maxCoeff() : 0.0;
+  const SharedPositions reference = x1 == x0 ? x0 : std::make_shared<const Positions>(0.5 * (*x0 + *x1));
+  const double scale = reference->size() > 0 ? reference->cwiseAbs().maxCoeff() : 0.0;
   if (move.deviation <= 2.0 * max_skin_ && covers_move(reference, skin, inflation, scale, g, x0, x1, deviation0)) {
     g.skin = skin;
     g.inflation = inflation;
     g.scale = scale;
-    g.reference = std::move(reference);
+    g.reference = reference;
     g.trusted = excluding ? trusted : std::vector<char>{};
-    replace_cached(g, find(g.reference, g.reference, inflation));
+    replace_cached(g, find(*g.reference, *g.reference, inflation));
     return g.cached;
   }
   // A one-off for this sweep: the pairs whose swept boxes come within dhat in
   // the frame that follows the group's mean translation (the fits' means), or
   // else the CCD's (every vertex's).
-  g.one_off = g.ccd_frame() ? find(x0, x1.rowwise() - (move.to_mean - move.from_mean).transpose(), dhat_)
-                            : find(x0, follow_mean_translation(x0, x1), dhat_);
+  g.one_off = g.ccd_frame() ? find(*x0, x1->rowwise() - (move.to_mean - move.from_mean).transpose(), dhat_)
+                            : find(*x0, follow_mean_translation(*x0, *x1), dhat_);
   one_off = true;
   return g.one_off;
 }
 
-const CandidateLists& CandidateCache::along_lists(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
-                                                  const std::vector<char>& trusted) {
+const CandidateLists& CandidateCache::along_lists(const CollisionMesh& mesh, const Positions& x0,
+                                                  const Positions& x1, const std::vector<char>& trusted) {
+  const SharedPositions at0 = std::make_shared<const Positions>(x0);
+  return along_lists(mesh, at0, &x1 == &x0 ? at0 : std::make_shared<const Positions>(x1), trusted);
+}
+
+const CandidateLists& CandidateCache::along_lists(const CollisionMesh& mesh, const SharedPositions& x0,
+                                                  const SharedPositions& x1, const std::vector<char>& trusted) {
   make_groups(mesh);
   exclusion_.trusted = trusted;
   lists_.assign(groups_.size(), nullptr);
@@ -303,8 +311,8 @@ const CandidateLists& CandidateCache::along_lists(const CollisionMesh& mesh, con
   return lists_;
 }
 
-bool CandidateCache::far_pairs_cannot_stop(const Group& g, double far, double scale, const Positions& x0,
-                                           const Positions& x1) const {
+bool CandidateCache::far_pairs_cannot_stop(const Group& g, double far, double scale, const SharedPositions& x0,
+                                           const SharedPositions& x1) const {
   // A pair at least `far` apart at the gaps' reference is at least
   // d0 = far - 2 since.deviation apart at x0 (a rigid motion keeps distances),
   // and along the straight move at least c d0 - 2 sweep.deviation, c the
@@ -312,9 +320,9 @@ bool CandidateCache::far_pairs_cannot_stop(const Group& g, double far, double sc
   // while that stays above the stop fraction of its distance at x0 (for any
   // distance at least d0, as c exceeds the fraction).
   const double room = 0.5 * far;  // neither fit can pass when it deviates more
-  const RigidFit since = follow(g.gaps.reference(), x0, g.vertices, room, g.turns());
+  const RigidFit since = g.fits.follow(g.gaps.reference(), x0, g.vertices, room, g.turns());
   if (since.deviation > room) return false;
-  const RigidFit sweep = follow(x0, x1, g.vertices, room, g.turns());
+  const RigidFit sweep = g.fits.follow(x0, x1, g.vertices, room, g.turns());
   if (sweep.deviation > room) return false;
   const double c = half_angle_cosine(RigidFit{}, sweep);
   const double margin = fits_margin(far, scale, since, sweep);
@@ -324,13 +332,19 @@ bool CandidateCache::far_pairs_cannot_stop(const Group& g, double far, double sc
 
 std::vector<PairDistanceBounds> CandidateCache::distance_bounds(const CollisionMesh& mesh, const Positions& x0,
                                                                 const Positions& x1) {
+  const SharedPositions at0 = std::make_shared<const Positions>(x0);
+  return distance_bounds(mesh, at0, &x1 == &x0 ? at0 : std::make_shared<const Positions>(x1));
+}
+
+std::vector<PairDistanceBounds> CandidateCache::distance_bounds(const CollisionMesh& mesh, const SharedPositions& x0,
+                                                                const SharedPositions& x1) {
   std::vector<PairDistanceBounds> bounds(lists_.size());
   const double far = kFarGap * dhat_;
-  const double scale = x0.size() > 0 ? x0.cwiseAbs().maxCoeff() : 0.0;  // once for every group
+  const double scale = x0->size() > 0 ? x0->cwiseAbs().maxCoeff() : 0.0;  // once for every group
   parallel_for_each(std::min(lists_.size(), groups_.size()), 1, [&](std::size_t k) {
     Group& g = groups_[k];
     if (lists_[k] != &g.cached) return;
-    bounds[k] = g.gaps.bounds_at(mesh, x0, g.cached);
+    bounds[k] = g.gaps.bounds_at(mesh, *x0, g.cached);
     if (bounds[k] && far_pairs_cannot_stop(g, far, scale, x0, x1))
       bounds[k].set_may_stop(&g.gaps.closer_than(g.cached, far));
   });
@@ -339,6 +353,12 @@ std::vector<PairDistanceBounds> CandidateCache::distance_bounds(const CollisionM
 
 const Candidates& CandidateCache::along(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
                                        const std::vector<char>& trusted) {
+  const SharedPositions at0 = std::make_shared<const Positions>(x0);
+  return along(mesh, at0, &x1 == &x0 ? at0 : std::make_shared<const Positions>(x1), trusted);
+}
+
+const Candidates& CandidateCache::along(const CollisionMesh& mesh, const SharedPositions& x0,
+                                       const SharedPositions& x1, const std::vector<char>& trusted) {
   const CandidateLists& lists = along_lists(mesh, x0, x1, trusted);
   std::vector<int> generation;
   for (const Group& g : groups_) generation.push_back(g.rebuilds);
@@ -352,21 +372,21 @@ const Candidates& CandidateCache::along(const CollisionMesh& mesh, const Positio
   return along_;
 }
 
-const Candidates& CandidateCache::group_for_contacts(Group& g, const CollisionMesh& mesh, const Positions& x,
+const Candidates& CandidateCache::group_for_contacts(Group& g, const CollisionMesh& mesh, const SharedPositions& x,
                                                      const std::vector<char>& trusted, bool& changed) {
   // A pair within dhat at x is in g.cached (which covers x) and, x being within
-  // contact_skin of contact_reference in the group's frame, was within
+  // contact_skin of the last filtering (gaps.reference()) in the group's frame, was within
   // dhat + 2 contact_skin there.
-  std::optional<double> since;  // how far x lies from contact_reference after the fit that follows the group
+  std::optional<double> since;  // how far x lies from the last filtering after the fit that follows the group
   auto near_last_filtering = [&] {
     if (!since)
-      since = x.rows() == g.contact_reference.rows()
-                  ? follow(g.contact_reference, x, g.vertices, contact_skin_, g.turns()).deviation
+      since = g.gaps.reference() && x->rows() == g.gaps.reference()->rows()
+                  ? g.fits.follow(g.gaps.reference(), x, g.vertices, contact_skin_, g.turns()).deviation
                   : std::numeric_limits<double>::infinity();
     return *since <= contact_skin_;
   };
-  // contact_reference lay contact_deviation from the reference after one rigid
-  // motion, and x lies `since` from contact_reference after another: so x lies
+  // The last filtering lay contact_deviation from the reference after one rigid
+  // motion, and x lies `since` from it after another: so x lies
   // at most their sum from the reference after the two together. While that
   // is within the skin, g.cached covers x (as keeps() would find) without
   // fitting x to the reference.
@@ -384,13 +404,17 @@ const Candidates& CandidateCache::group_for_contacts(Group& g, const CollisionMe
   const PrimitiveRanges own{g.first_face, g.last_face, g.first_edge, g.last_edge};
   const bool ranged = g.body >= 0 && g.last_face > g.first_face && g.last_edge > g.first_edge;
   g.for_contacts = g.gaps.within(mesh, x, near, dhat_ + 2.001 * contact_skin_, ranged ? &own : nullptr);
-  g.contact_reference = x;
   g.contact_deviation = deviation;
   g.contact_generation = g.rebuilds;
   return g.for_contacts;
 }
 
 const Candidates& CandidateCache::for_contacts(const CollisionMesh& mesh, const Positions& x,
+                                               const std::vector<char>& trusted) {
+  return for_contacts(mesh, std::make_shared<const Positions>(x), trusted);
+}
+
+const Candidates& CandidateCache::for_contacts(const CollisionMesh& mesh, const SharedPositions& x,
                                                const std::vector<char>& trusted) {
   make_groups(mesh);
   exclusion_.trusted = trusted;

@@ -58,8 +58,8 @@ double PairDistanceBounds::edge_edge(std::size_t i, const EdgeEdgeCandidate& c) 
 
 PairDistanceBounds RememberedGaps::bounds_at(const CollisionMesh& mesh, const Positions& x,
                                              const Candidates& candidates) const {
-  if (gaps_.size() != candidates.size() || reference_.rows() != x.rows()) return {};
-  return PairDistanceBounds(mesh, gaps_, candidates.point_triangle.size(), reference_, x);
+  if (gaps_.size() != candidates.size() || !reference_ || reference_->rows() != x.rows()) return {};
+  return PairDistanceBounds(mesh, gaps_, candidates.point_triangle.size(), *reference_, x);
 }
 
 const PairIndices& RememberedGaps::closer_than(const Candidates& candidates, double far) {
@@ -88,13 +88,13 @@ void RememberedGaps::carry(const Candidates& then, const Candidates& now) {
   gaps_ = std::move(gaps);
 }
 
-Candidates RememberedGaps::within(const CollisionMesh& mesh, const Positions& x, const Candidates& candidates,
+Candidates RememberedGaps::within(const CollisionMesh& mesh, const SharedPositions& x, const Candidates& candidates,
                                   double distance, const PrimitiveRanges* primitives) {
-  if (gaps_.size() != candidates.size() || reference_.rows() != x.rows()) {
+  if (gaps_.size() != candidates.size() || !reference_ || reference_->rows() != x->rows()) {
     gaps_.assign(candidates.size(), -std::numeric_limits<float>::infinity());
     reference_ = x;
   }
-  Candidates out = candidates_within(mesh, x, candidates, distance, gaps_, x - reference_, primitives);
+  Candidates out = candidates_within(mesh, *x, candidates, distance, gaps_, *x - *reference_, primitives);
   reference_ = x;
   closer_far_ = -1.0;
   return out;

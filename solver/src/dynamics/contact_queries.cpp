@@ -49,17 +49,17 @@ double ContactQueries::collision_free_fraction(const Positions& q, const Positio
   const CandidateLists* candidates;
   {
     ScopedTimer timer(times_.broad_phase);
-    candidates = &candidates_.along_lists(sys_.collision().mesh(), x0, x1, trusted_patches(q, q1));
+    candidates = &candidates_.along_lists(sys_.collision().mesh(), at0, at1, trusted_patches(q, q1));
   }
   ScopedTimer timer(times_.ccd);
   return max_collision_free_step(sys_.collision().mesh(), x0, x1, *candidates, params_.ground_height,
                                  params_.solver.ccd_separation_ratio,
-                                 candidates_.distance_bounds(sys_.collision().mesh(), x0, x1));
+                                 candidates_.distance_bounds(sys_.collision().mesh(), at0, at1));
 }
 
 const Candidates& ContactQueries::candidates_near(const Positions& q) const {
   ScopedTimer timer(times_.broad_phase);
-  return candidates_.around(sys_.collision().mesh(), *sys_.collision().shared_positions(q), trusted_patches(q, q));
+  return candidates_.around(sys_.collision().mesh(), sys_.collision().shared_positions(q), trusted_patches(q, q));
 }
 
 ContactSet ContactQueries::contacts_at(const Positions& q) const {
@@ -68,7 +68,7 @@ ContactSet ContactQueries::contacts_at(const Positions& q) const {
   const Candidates* c;
   {
     ScopedTimer timer(times_.broad_phase);
-    c = &candidates_.for_contacts(sys_.collision().mesh(), x, trusted_patches(q, q));
+    c = &candidates_.for_contacts(sys_.collision().mesh(), at, trusted_patches(q, q));
   }
   return build_contact_set(sys_.collision().mesh(), x, *c, params_.contact.dhat, params_.ground_height);
 }

@@ -104,17 +104,33 @@ RigidFit turned(const Positions& from, const Positions& to, const std::vector<in
   return moved;
 }
 
-/// The largest |to - (R (from - from_mean) + to_mean)|, or the first past give_up.
+/// The largest |to - (R (from - from_mean) + to_mean)|, or the first past
+/// give_up (then `complete` is false).
 double deviation(const Positions& from, const Positions& to, const std::vector<int>& vertices, const RigidFit& fit,
-                 double give_up) {
+                 double give_up, bool* complete = nullptr) {
   const double give_up2 = give_up * give_up;
   double worst = 0.0;
+  bool all = true;
   for (int v : vertices) {
     worst = std::max(worst, (to.row(v).transpose() - fit.to_mean -
                              fit.rotation * (from.row(v).transpose() - fit.from_mean)).squaredNorm());
-    if (worst > give_up2) break;
+    if (worst > give_up2) {
+      all = false;
+      break;
+    }
   }
+  if (complete) *complete = all;
   return std::sqrt(worst);
+}
+
+/// deviation() of `fit`, from `known` when that answers it: the largest over
+/// every vertex answers any give_up, and a value past an earlier give_up any
+/// give_up below it (a caller asks only whether all are within give_up).
+double deviation_of(FollowParts::Deviation& known, const Positions& from, const Positions& to,
+                    const std::vector<int>& vertices, const RigidFit& fit, double give_up) {
+  if (known.value >= 0.0 && (known.exact || known.value > give_up)) return known.value;
+  known.value = deviation(from, to, vertices, fit, give_up, &known.exact);
+  return known.value;
 }
 
 }  // namespace
@@ -134,14 +150,34 @@ RigidFit fit_translation(const Positions& from, const Positions& to, const std::
 }
 
 RigidFit follow(const Positions& from, const Positions& to, const std::vector<int>& vertices, double skin, bool turn) {
+  FollowParts parts;
+  return follow(from, to, vertices, skin, turn, parts);
+}
+
+RigidFit follow(const Positions& from, const Positions& to, const std::vector<int>& vertices, double skin, bool turn,
+                FollowParts& parts) {
   if (vertices.empty()) return {};
-  RigidFit fit = translation_of(from, to, vertices);
+  if (!parts.moved) parts.moved = translation_of(from, to, vertices);
+  RigidFit fit = *parts.moved;
   if (fit.deviation <= skin) return fit;
-  fit.deviation = deviation(from, to, vertices, fit, skin);
+  fit.deviation = deviation_of(parts.moved_deviation, from, to, vertices, fit, skin);
   if (fit.deviation <= skin || !turn) return fit;
-  fit = turned(from, to, vertices, fit);
-  fit.deviation = deviation(from, to, vertices, fit, skin);
+  if (!parts.turned) parts.turned = turned(from, to, vertices, *parts.moved);
+  fit = *parts.turned;
+  fit.deviation = deviation_of(parts.turned_deviation, from, to, vertices, fit, skin);
   return fit;
+}
+
+RigidFit FitMemo::follow(const SharedPositions& from, const SharedPositions& to, const std::vector<int>& vertices,
+                         double skin, bool turn) {
+  auto it = std::find_if(entries_.begin(), entries_.end(),
+                         [&](const Entry& e) { return e.from == from && e.to == to; });
+  if (it == entries_.end()) {
+    it = entries_.begin() + std::ptrdiff_t(next_);
+    next_ = (next_ + 1) % entries_.size();
+    *it = Entry{from, to, {}};
+  }
+  return eipc::follow(*from, *to, vertices, skin, turn, it->parts);
 }
 
 double half_angle_cosine(const RigidFit& a, const RigidFit& b) {

@@ -61,9 +61,16 @@ public:
   /// stop (max_collision_free_step over it equals the step over every pair),
   /// in a fixed order: the groups one after the other, each sorted as
   /// Candidates says.
+  const Candidates& along(const CollisionMesh& mesh, const SharedPositions& x0, const SharedPositions& x1,
+                          const std::vector<char>& trusted = {});
+  /// The calls below on plain positions fit nothing again from call to call
+  /// (each call shares a copy of its positions); the shared ones key the
+  /// groups' fit memos on their pointers (FitMemo).
   const Candidates& along(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
                           const std::vector<char>& trusted = {});
   /// The same sets, one per group, not copied into one (valid until the next call).
+  const CandidateLists& along_lists(const CollisionMesh& mesh, const SharedPositions& x0, const SharedPositions& x1,
+                                    const std::vector<char>& trusted = {});
   const CandidateLists& along_lists(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
                                     const std::vector<char>& trusted = {});
   /// Lower bounds of the distances at x0 of the pairs of the last
@@ -74,8 +81,13 @@ public:
   /// sweep is rigid but for a little, docs/performance.md), the bounds say
   /// which pairs may (PairDistanceBounds::may_stop). Valid while x0, x1 and
   /// the cache are unchanged.
+  std::vector<PairDistanceBounds> distance_bounds(const CollisionMesh& mesh, const SharedPositions& x0,
+                                                  const SharedPositions& x1);
   std::vector<PairDistanceBounds> distance_bounds(const CollisionMesh& mesh, const Positions& x0, const Positions& x1);
   /// A superset of find_candidates(mesh, x, x, dhat).
+  const Candidates& around(const CollisionMesh& mesh, const SharedPositions& x, const std::vector<char>& trusted = {}) {
+    return along(mesh, x, x, trusted);
+  }
   const Candidates& around(const CollisionMesh& mesh, const Positions& x, const std::vector<char>& trusted = {}) {
     return along(mesh, x, x, trusted);
   }
@@ -86,6 +98,8 @@ public:
   /// group) or the group is rebuilt.
   /// Newton's iterates move much less than a step's sweep, so one filtering
   /// serves most contact sets of a step.
+  const Candidates& for_contacts(const CollisionMesh& mesh, const SharedPositions& x,
+                                 const std::vector<char>& trusted = {});
   const Candidates& for_contacts(const CollisionMesh& mesh, const Positions& x, const std::vector<char>& trusted = {});
 
   /// Group rebuilds so far (every group's first build counts).
@@ -98,18 +112,20 @@ private:
     int body = -1;
     BodyPairs pairs = BodyPairs::all;
     std::vector<int> vertices;  ///< whose motion the group follows
-    Positions reference;
+    SharedPositions reference;
     double skin = -1.0;  ///< < 0: no reference yet
     double inflation = 0.0;  ///< cached: the pairs closer than this at reference
     double scale = 0.0;      ///< the reference's largest |coordinate|
     Candidates cached;
     Candidates one_off;
-    Positions contact_reference;  ///< empty: no contact candidates yet
-    /// How far contact_reference lay from `reference` after the fit that follows the group.
+    /// How far the last contact filtering's positions (gaps.reference()) lay
+    /// from `reference` after the fit that follows the group.
     double contact_deviation = 0.0;
     Candidates for_contacts;
     int contact_generation = -1;  ///< rebuilds when for_contacts was filtered from cached
-    RememberedGaps gaps;  ///< of cached's pairs, kept through rebuilds for the pairs found again
+    /// Of cached's pairs, kept through rebuilds for the pairs found again; its
+    /// reference is where for_contacts was last filtered (null: not yet).
+    RememberedGaps gaps;
     std::vector<char> trusted;  ///< the patches trusted when `cached` was found (its own ones left pairs out)
     std::vector<int> pieces;    ///< the patches and regions its vertices lie in: the only ones it depends on
     /// A body's group: the index ranges [first, last) holding its faces and
@@ -121,6 +137,7 @@ private:
     Candidates region_pairs;  ///< the region's pairs at risk: all it needs while trusted
     bool in_region = false;   ///< `cached` holds region_pairs
     BroadPhaseTrees trees;    ///< its rebuilds' box trees, refit by the next one
+    mutable FitMemo fits;     ///< its vertices' last fits
     /// Whether the group may follow a turn: a body's pairs with itself, or
     /// the pairs between deforming bodies (a gripper and what it holds). The
     /// others hold what stands still too (a rack).
@@ -135,15 +152,15 @@ private:
   /// move between them, and every pair the CCD of that move could stop?
   /// `deviation0`, when given and fitted: how far x0 lies from the reference
   /// after the fit that follows the group.
-  bool keeps(const Group& g, const Positions& x0, const Positions& x1, double* deviation0 = nullptr) const;
+  bool keeps(const Group& g, const SharedPositions& x0, const SharedPositions& x1, double* deviation0 = nullptr) const;
   /// The same for g's pairs closer than `inflation` at `reference` (largest
   /// |coordinate| `scale`), with `skin` per vertex of room.
-  bool covers_move(const Positions& reference, double skin, double inflation, double scale, const Group& g,
-                   const Positions& x0, const Positions& x1, double* deviation0 = nullptr) const;
+  bool covers_move(const SharedPositions& reference, double skin, double inflation, double scale, const Group& g,
+                   const SharedPositions& x0, const SharedPositions& x1, double* deviation0 = nullptr) const;
   /// Can none of g's pairs at least `far` apart at its gaps' reference stop
   /// the CCD of x0 -> x1 (whose largest |coordinate| is `scale`)?
-  bool far_pairs_cannot_stop(const Group& g, double far, double scale, const Positions& x0,
-                             const Positions& x1) const;
+  bool far_pairs_cannot_stop(const Group& g, double far, double scale, const SharedPositions& x0,
+                             const SharedPositions& x1) const;
   /// The same for pairs closer than `inflation` at a reference whose largest
   /// |coordinate| is `scale`, and two positions fitted to it as at0 and at1.
   bool holds(double inflation, double scale, const RigidFit& at0, const RigidFit& at1) const;
@@ -153,10 +170,11 @@ private:
   void make_groups(const CollisionMesh& mesh);
   /// The group's superset for x0 -> x1: cached, rebuilt, or a one-off (then
   /// sets `one_off`); `deviation0` as for keeps (unchanged for a region or a one-off).
-  const Candidates& group_along(Group& g, const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
-                                const std::vector<char>& trusted, bool& one_off, double* deviation0 = nullptr);
+  const Candidates& group_along(Group& g, const CollisionMesh& mesh, const SharedPositions& x0,
+                                const SharedPositions& x1, const std::vector<char>& trusted, bool& one_off,
+                                double* deviation0 = nullptr);
   /// The group's contact candidates at x; sets `changed` when they were refiltered.
-  const Candidates& group_for_contacts(Group& g, const CollisionMesh& mesh, const Positions& x,
+  const Candidates& group_for_contacts(Group& g, const CollisionMesh& mesh, const SharedPositions& x,
                                        const std::vector<char>& trusted, bool& changed);
 
   double dhat_, min_skin_, max_skin_, contact_skin_, ccd_stop_fraction_, patch_min_stretch_, straddle_reach_;

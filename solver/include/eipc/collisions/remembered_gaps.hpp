@@ -7,6 +7,7 @@
 #pragma once
 
 #include "eipc/collisions/collision_mesh.hpp"
+#include "eipc/geometry/shared_positions.hpp"
 
 #include <array>
 #include <vector>
@@ -60,8 +61,13 @@ public:
   /// order of candidates_within(mesh, x, candidates, distance). The
   /// candidates are those of the last call, or of the last carry().
   /// `primitives`: as for candidates_within.
+  /// The gaps then hold at x (reference() shares it).
+  Candidates within(const CollisionMesh& mesh, const SharedPositions& x, const Candidates& candidates,
+                    double distance, const PrimitiveRanges* primitives = nullptr);
   Candidates within(const CollisionMesh& mesh, const Positions& x, const Candidates& candidates, double distance,
-                    const PrimitiveRanges* primitives = nullptr);
+                    const PrimitiveRanges* primitives = nullptr) {
+    return within(mesh, std::make_shared<const Positions>(x), candidates, distance, primitives);
+  }
 
   /// The candidate list changes from `then` (the list of the last call) to
   /// `now` (both sorted as Candidates says): the pairs in both keep their gaps,
@@ -75,12 +81,12 @@ public:
   /// The pairs of `candidates` (that list) whose gap is below `far`: every
   /// other one is at least `far` apart at reference(). Kept until the gaps change.
   const PairIndices& closer_than(const Candidates& candidates, double far);
-  /// Where the gaps hold (empty: none known).
-  const Positions& reference() const { return reference_; }
+  /// Where the gaps hold (null: none known): the positions of the last within().
+  const SharedPositions& reference() const { return reference_; }
 
 private:
   std::vector<float> gaps_;  ///< per pair (point-triangle first): its distance is at least this at reference_
-  Positions reference_;      ///< empty: no gap known
+  SharedPositions reference_;  ///< null: no gap known
   PairIndices closer_;       ///< closer_than(closer_far_) of the current gaps
   double closer_far_ = -1.0;  ///< < 0: closer_ not made for these gaps
 };

@@ -6,8 +6,11 @@
 #pragma once
 
 #include "eipc/common.hpp"
+#include "eipc/geometry/shared_positions.hpp"
 
+#include <array>
 #include <limits>
+#include <optional>
 #include <vector>
 
 namespace eipc {
@@ -37,6 +40,46 @@ RigidFit fit_translation(const Positions& from, const Positions& to, const std::
 /// with a deviation past the skin (not necessarily the largest).
 RigidFit follow(const Positions& from, const Positions& to, const std::vector<int>& vertices, double skin,
                 bool turn = true);
+
+/// What follow() found for one pair of positions and vertex set, kept so that
+/// fitting them again (with any skin) reuses it: the mean translation, the
+/// turn, and how far each one's deviation pass went.
+struct FollowParts {
+  /// A deviation pass: `exact`, the largest over every vertex; otherwise one
+  /// past the give_up it was asked with (it stopped there). value < 0: none yet.
+  struct Deviation {
+    double value = -1.0;
+    bool exact = false;
+  };
+  std::optional<RigidFit> moved;  ///< translation_of: deviation bounded by the displacements' box
+  Deviation moved_deviation;
+  std::optional<RigidFit> turned;  ///< the turn that best follows the vertices
+  Deviation turned_deviation;
+};
+
+/// follow(from, to, vertices, skin, turn) reusing and adding to `parts` (of
+/// the same from, to and vertices): the same fit, except that a deviation
+/// past the skin may be another value past it.
+RigidFit follow(const Positions& from, const Positions& to, const std::vector<int>& vertices, double skin, bool turn,
+                FollowParts& parts);
+
+/// The parts of the last few follow() fits of one vertex set, keyed on the
+/// shared positions fitted (docs/performance.md, FinRay session 5): a contact
+/// filtering and the sweeps after it fit the same reference to the same x
+/// again, with other skins.
+class FitMemo {
+public:
+  RigidFit follow(const SharedPositions& from, const SharedPositions& to, const std::vector<int>& vertices,
+                  double skin, bool turn);
+
+private:
+  struct Entry {
+    SharedPositions from, to;
+    FollowParts parts;
+  };
+  std::array<Entry, 8> entries_;
+  std::size_t next_ = 0;  ///< the entry replaced next (the oldest)
+};
 
 /// cos(theta / 2), theta the angle of the rotation from a's to b's. It is the
 /// least singular value any (1 - t) R_a + t R_b (t in [0, 1]) can have: a

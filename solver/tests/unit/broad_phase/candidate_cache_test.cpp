@@ -551,3 +551,66 @@ TEST_CASE("the far pairs between bodies carried together are left out of a sweep
     if (m.vertex_body[v] == 1) pushed(v, 2) -= 2 * dhat;
   CHECK_FALSE(between_left_out(m.rest, pushed));
 }
+
+TEST_CASE("a cache asked on shared positions (its fits memoized) answers as one asked on plain ones",
+          "[contact][broad_phase]") {
+  // Newton-like queries (contacts at x, a sweep to x1 and its bounds, x1 the
+  // next x under the same pointer) on two boxes and a rigid one that turn,
+  // bend and come close: the contact candidates, sweep lists, bounds and CCD
+  // steps of a cache whose groups reuse their fits (FitMemo) are those of a
+  // cache that fits everything afresh.
+  const double dhat = 1e-3;
+  const CollisionMesh m = two_boxes_and_a_rigid_one(dhat);
+  CandidateCache memo(dhat, dhat, 4 * dhat, 0.25 * dhat, ccd_stop_fraction(0.1));
+  CandidateCache plain(dhat, dhat, 4 * dhat, 0.25 * dhat, ccd_stop_fraction(0.1));
+  std::mt19937 rng(GENERATE(5u, 6u));
+  std::normal_distribution<double> step(0.0, 0.1 * dhat);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  SharedPositions x = std::make_shared<const Positions>(m.rest);
+  int refits = 0;
+  for (int k = 0; k < 40; ++k) {
+    Positions next = *x;
+    for (int body : {0, 1}) {
+      Vec3 centre = Vec3::Zero();
+      int n = 0;
+      for (int v = 0; v < m.num_vertices(); ++v)
+        if (m.vertex_body[v] == body) centre += x->row(v).transpose(), ++n;
+      const Positions spun = turned(*x, 0.02 * unit(rng), Vec3(unit(rng), unit(rng), 1.0), centre / n);
+      for (int v = 0; v < m.num_vertices(); ++v)
+        if (m.vertex_body[v] == body) next.row(v) = spun.row(v) + Eigen::RowVector3d(0.5 * dhat, 0, -0.05 * dhat);
+    }
+    for (Eigen::Index i = 0; i < next.size(); ++i)
+      if (m.vertex_body[std::size_t(i / 3)] < 2) next.data()[i] += (k % 9 == 8 ? 20.0 : 1.0) * step(rng);
+      else next.data()[i] = x->data()[i];  // the rigid box stands still
+    const SharedPositions x1 = std::make_shared<const Positions>(std::move(next));
+    for (int again = 0; again < 2; ++again) {  // a line search asks twice at the same positions
+      check_same(memo.for_contacts(m, x), plain.for_contacts(m, *x));
+      const CandidateLists& a = memo.along_lists(m, x, x1);
+      const std::vector<Candidates> a_copy = [&] {
+        std::vector<Candidates> out;
+        for (const Candidates* c : a) out.push_back(*c);
+        return out;
+      }();
+      const CandidateLists& b = plain.along_lists(m, *x, *x1);
+      REQUIRE(a_copy.size() == b.size());
+      for (std::size_t g = 0; g < b.size(); ++g) check_same(a_copy[g], *b[g]);
+      const std::vector<PairDistanceBounds> bounds_a = memo.distance_bounds(m, x, x1);
+      const std::vector<PairDistanceBounds> bounds_b = plain.distance_bounds(m, *x, *x1);
+      REQUIRE(bounds_a.size() == bounds_b.size());
+      for (std::size_t g = 0; g < bounds_a.size(); ++g) {
+        CHECK(bool(bounds_a[g]) == bool(bounds_b[g]));
+        CHECK((bounds_a[g].may_stop() != nullptr) == (bounds_b[g].may_stop() != nullptr));
+        refits += bounds_a[g].may_stop() != nullptr;
+      }
+      CHECK(max_collision_free_step(m, *x, *x1, memo.along_lists(m, x, x1), std::nullopt, 0.1,
+                                    memo.distance_bounds(m, x, x1)) ==
+            max_collision_free_step(m, *x, *x1, plain.along_lists(m, *x, *x1), std::nullopt, 0.1,
+                                    plain.distance_bounds(m, *x, *x1)));
+      check_same(memo.around(m, x1), plain.around(m, *x1));
+    }
+    CHECK(memo.rebuilds() == plain.rebuilds());
+    x = x1;
+  }
+  CHECK(memo.rebuilds() > 3);
+  CHECK(refits > 0);  // some sweeps left far pairs out through the memoized fits
+}

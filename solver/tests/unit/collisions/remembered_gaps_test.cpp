@@ -78,7 +78,12 @@ TEST_CASE("remembered gaps carried through new candidate lists filter exactly as
       }
     }
     const Candidates fresh = candidates_within(m, x1, list, within);
-    const Candidates remembered = gaps.within(m, x1, list, within);
+    // Every other filtering on shared positions: the gaps then hold at them
+    // (shared, not copied), and the next filtering's moves are measured from them.
+    const SharedPositions at = std::make_shared<const Positions>(x1);
+    const Candidates remembered = k % 2 ? gaps.within(m, at, list, within) : gaps.within(m, x1, list, within);
+    CHECK((gaps.reference() == at) == bool(k % 2));
+    CHECK(*gaps.reference() == x1);
     CHECK(remembered.point_triangle == fresh.point_triangle);
     CHECK(remembered.edge_edge == fresh.edge_edge);
     kept += fresh.size();

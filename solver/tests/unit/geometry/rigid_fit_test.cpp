@@ -124,3 +124,48 @@ TEST_CASE("fit_rigid sums its means and cross-covariance vertex by vertex, in or
   expected.rotation = svd.matrixV() * flip * svd.matrixU().transpose();
   CHECK(fit.rotation == expected.rotation);
 }
+
+TEST_CASE("FitMemo's fits are follow's afresh, across skins, turns and new positions", "[geometry]") {
+  // Pairs of shared positions fitted again and again with other skins, with
+  // and without turns (as a contact filtering and the sweeps after it do): the
+  // memo returns follow's fit bit for bit, but for a deviation past the skin,
+  // which may be another one past it. Positions shared anew (other values
+  // under a new pointer) are fitted afresh, also once their pair has been
+  // evicted (more pairs than the memo holds).
+  std::mt19937 rng(GENERATE(8u, 9u));
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  const Positions rest = random_points(400, rng);
+  std::vector<SharedPositions> at;
+  auto moved = [&] {  // rest turned and shifted, plus noise of 0-2 mm
+    const Mat3 R = Eigen::AngleAxisd(0.05 * unit(rng), Vec3(unit(rng), 1, unit(rng)).normalized()).toRotationMatrix();
+    Positions x = (rest * R.transpose()).rowwise() + Eigen::RowVector3d(unit(rng), unit(rng), unit(rng)) * 1e-2;
+    x += 2e-3 * unit(rng) * random_points(400, rng) / 0.05;
+    return std::make_shared<const Positions>(std::move(x));
+  };
+  for (int k = 0; k < 5; ++k) at.push_back(moved());
+  std::vector<int> vertices = all_of(rest);
+  vertices.resize(300);
+  FitMemo memo;
+  int past = 0, within = 0;
+  for (int q = 0; q < 400; ++q) {
+    if (q % 37 == 36) at[std::size_t(q) % at.size()] = moved();  // new positions in that slot
+    const SharedPositions& from = at[std::size_t(unit(rng) * 5) % 5];
+    const SharedPositions& to = at[std::size_t(unit(rng) * 5) % 5];
+    const double skin = 1e-4 * std::pow(10.0, 2.0 * unit(rng));  // 0.1-10 mm
+    const bool turn = unit(rng) < 0.7;
+    const RigidFit fresh = follow(*from, *to, vertices, skin, turn);
+    const RigidFit kept = memo.follow(from, to, vertices, skin, turn);
+    CHECK(kept.rotation == fresh.rotation);
+    CHECK(kept.from_mean == fresh.from_mean);
+    CHECK(kept.to_mean == fresh.to_mean);
+    if (fresh.deviation <= skin) {
+      CHECK(kept.deviation == fresh.deviation);
+      ++within;
+    } else {
+      CHECK(kept.deviation > skin);
+      ++past;
+    }
+  }
+  CHECK(within > 50);
+  CHECK(past > 50);
+}
