@@ -2,6 +2,7 @@
 
 #include "eipc/optim/node_ordering.hpp"
 #include "eipc/util/parallel.hpp"
+#include "eipc/util/small_product.hpp"
 
 #include <Eigen/Cholesky>
 #include <emmintrin.h>
@@ -290,7 +291,7 @@ bool BlockLdlt::factorize_row(int k, Scratch& s) {
   }
   const Eigen::LLT<Mat3> llt(d);
   if (llt.info() != Eigen::Success || !d.allFinite()) return false;
-  d_inv_[k] = llt.solve(Mat3::Identity());
+  d_inv_[k] = spd_inverse_from_cholesky(llt.matrixLLT());
   return true;
 }
 

@@ -23,4 +23,33 @@ template <int N, class Rhs>
   return c;
 }
 
+/// The inverse of an SPD 3x3 matrix from its Cholesky factor L (the lower
+/// triangle of `llt`, Eigen::LLT's matrixLLT()), bit for bit as
+/// `Eigen::LLT<Mat3>::solve(Mat3::Identity())` computes it: Eigen 3.4 runs its
+/// general blocked triangular solver for a 3x3 right-hand side, whose small
+/// panel does, column by column, x_i *= 1 / L_ii then x_r -= x_i L_ri below
+/// (forward), and x_i = (x_i - (L_si x_s + ...)) / L_ii from the bottom up
+/// (backward, the sum from 0 in increasing s). Called once per row of a
+/// factorisation, where Eigen's two out-of-line solves were 10% of its cost.
+[[gnu::always_inline]] inline Mat3 spd_inverse_from_cholesky(const Mat3& llt) {
+  Mat3 x = Mat3::Identity();
+  for (int i = 0; i < 3; ++i) {
+    const double a = 1.0 / llt(i, i);
+    for (int j = 0; j < 3; ++j) {
+      x(i, j) *= a;
+      const double b = x(i, j);
+      for (int r = i + 1; r < 3; ++r) x(r, j) -= b * llt(r, i);
+    }
+  }
+  for (int i = 2; i >= 0; --i) {
+    const double a = 1.0 / llt(i, i);
+    for (int j = 0; j < 3; ++j) {
+      double b = 0.0;
+      for (int s = i + 1; s < 3; ++s) b += llt(s, i) * x(s, j);
+      x(i, j) = (x(i, j) - b) * a;
+    }
+  }
+  return x;
+}
+
 }  // namespace eipc
