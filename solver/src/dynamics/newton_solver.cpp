@@ -179,12 +179,18 @@ NewtonResult NewtonSolver::solve(const StepContext& s, Positions& q, const std::
       for (;;) {
         const Positions trial = q + alpha * dq;
         // The trial's contact set (serial broad-phase bookkeeping, mostly) and
-        // its elastic energy (per tet) are independent: side by side.
+        // its elastic energy (per tet) are independent: side by side. The
+        // damping term (a serial sparse product) goes beside the contacts.
         ContactSet trial_contacts;
         std::vector<double> elastic;
-        parallel_both([&] { trial_contacts = queries_.contacts_at(trial); },
-                      [&] { elastic = potential_.elastic_energies(trial); });
-        const double e = potential_.energy(s, trial, trial_contacts, elastic);
+        double damping = 0.0;
+        parallel_both(
+            [&] {
+              trial_contacts = queries_.contacts_at(trial);
+              damping = potential_.damping_energy(s, trial);
+            },
+            [&] { elastic = potential_.elastic_energies(trial); });
+        const double e = potential_.energy(s, trial, trial_contacts, elastic, damping);
         if (e <= *e0) {
           e0 = e;
           q = trial;
