@@ -5,6 +5,7 @@
 #include "eipc/util/parallel.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 
 namespace eipc {
@@ -41,6 +42,9 @@ std::vector<int> contacts_on_same_vertices(const std::vector<Contact>& contacts,
 VecX damping_times(const StepContext& s, const VecX& x) {
   const Eigen::SparseMatrix<double, Eigen::RowMajor>& rows = s.damping_rows;
   if (rows.nonZeros() != s.damping.nonZeros() || !rows.isCompressed()) return s.damping * x;
+  if (s.damping_memo_x.size() == x.size() &&
+      std::memcmp(s.damping_memo_x.data(), x.data(), sizeof(double) * std::size_t(x.size())) == 0)  // bits, not ==: -0
+    return s.damping_memo;
   const int* start = rows.outerIndexPtr();
   const int* col = rows.innerIndexPtr();
   const double* d = rows.valuePtr();
@@ -51,6 +55,8 @@ VecX damping_times(const StepContext& s, const VecX& x) {
     for (int p = start[i]; p < start[i + 1]; ++p) sum += d[p] * xs[col[p]];
     y[i] = sum;
   }
+  s.damping_memo_x = x;
+  s.damping_memo = y;
   return y;
 }
 

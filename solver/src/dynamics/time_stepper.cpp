@@ -198,6 +198,7 @@ StepStats TimeStepper::step() {
     // swap, not `=`: Eigen's SparseMatrix copies even from a temporary.
     potential_.damping_matrix(q_).swap(s.damping);
     s.damping_rows = s.damping;
+    s.damping_memo_x.resize(0);
   };
   if (jump) {
     damping();  // keyframe_start's gradient includes it

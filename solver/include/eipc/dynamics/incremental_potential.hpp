@@ -40,6 +40,9 @@ struct StepContext {
   /// The same matrix by rows (`damping_rows = damping`), for the products
   /// D (q - q^n); left empty, they use Eigen's product (same values, slower).
   Eigen::SparseMatrix<double, Eigen::RowMajor> damping_rows;
+  /// The last product D x and its x (x = q - q^n): a line search's accepted
+  /// trial is where the next gradient is taken. Set with damping_rows.
+  mutable VecX damping_memo_x, damping_memo;
   std::vector<PrescribedTarget> targets;  ///< active only in augmented-Lagrangian mode
   double al_stiffness = 0.0;
   /// Newton's first direction of each solve is assembled afresh instead of
