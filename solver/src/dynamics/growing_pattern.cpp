@@ -8,12 +8,16 @@ namespace eipc {
 
 namespace {
 
-/// Slot of (3 row_node, col) if rows 3 row_node .. + 2 are all stored in column col, else -1.
-int full_block_column(const SparseMatrix& m, int row_node, int col) {
-  const int slot = value_slot(m, 3 * row_node, col);
-  if (slot < 0 || slot + 2 >= m.outerIndexPtr()[col + 1]) return -1;
-  const int* rows = m.innerIndexPtr() + slot;
-  return rows[1] == 3 * row_node + 1 && rows[2] == 3 * row_node + 2 ? slot : -1;
+/// Slot of (3 row_node, col) if rows 3 row_node .. + 2 are all stored in column
+/// col, else -1. `from` is a slot of column col at or before that row (a
+/// cursor for ascending rows); it moves on to the first row not below.
+int full_block_column(const SparseMatrix& m, int row_node, int col, int& from) {
+  const int* rows = m.innerIndexPtr();
+  const int end = m.outerIndexPtr()[col + 1];
+  while (from < end && rows[from] < 3 * row_node) ++from;
+  const int slot = from;
+  if (slot + 2 >= end || rows[slot] != 3 * row_node) return -1;
+  return rows[slot + 1] == 3 * row_node + 1 && rows[slot + 2] == 3 * row_node + 2 ? slot : -1;
 }
 
 }  // namespace
@@ -55,23 +59,36 @@ void GrowingPattern::rebuild(const std::vector<std::pair<int, int>>& pairs, cons
   m.makeCompressed();
   matrix_ = std::move(m);
 
+  // Both patterns' columns are sorted: one walk along each pair of columns
+  // (matrix_ holds every entry of fixed_).
+  const int* rows = matrix_.innerIndexPtr();
   fixed_slots_.resize(fixed_.nonZeros());
-  for (int col = 0; col < fixed_.outerSize(); ++col)
-    for (int k = fixed_.outerIndexPtr()[col]; k < fixed_.outerIndexPtr()[col + 1]; ++k)
-      fixed_slots_[k] = value_slot(matrix_, fixed_.innerIndexPtr()[k], col);
+  for (int col = 0; col < fixed_.outerSize(); ++col) {
+    int p = matrix_.outerIndexPtr()[col];
+    const int end = matrix_.outerIndexPtr()[col + 1];
+    for (int k = fixed_.outerIndexPtr()[col]; k < fixed_.outerIndexPtr()[col + 1]; ++k) {
+      const int row = fixed_.innerIndexPtr()[k];
+      while (p < end && rows[p] < row) ++p;
+      fixed_slots_[k] = p < end && rows[p] == row ? p : -1;
+    }
+  }
 
-  // Index every full 3x3 node block (fixed element blocks and contact blocks alike).
+  // Index every full 3x3 node block (fixed element blocks and contact blocks
+  // alike), walking a node's three columns side by side.
   const int nodes = static_cast<int>(matrix_.cols() / 3);
   blocks_.assign(nodes, {});
-  for (int s = 0; s < nodes; ++s)
+  for (int s = 0; s < nodes; ++s) {
+    int cursor[3] = {matrix_.outerIndexPtr()[3 * s], matrix_.outerIndexPtr()[3 * s + 1],
+                     matrix_.outerIndexPtr()[3 * s + 2]};
     for (SparseMatrix::InnerIterator it(matrix_, 3 * s); it; ++it) {
       if (it.row() % 3 != 0) continue;
       const int u = static_cast<int>(it.row() / 3);
       BlockEntry e{u, {}};
       bool full = true;
-      for (int b = 0; b < 3 && full; ++b) full = (e.slots[b] = full_block_column(matrix_, u, 3 * s + b)) >= 0;
+      for (int b = 0; b < 3 && full; ++b) full = (e.slots[b] = full_block_column(matrix_, u, 3 * s + b, cursor[b])) >= 0;
       if (full) blocks_[s].push_back(e);
     }
+  }
 }
 
 }  // namespace eipc
