@@ -303,8 +303,11 @@ VecX BlockLdlt::solve(const VecX& b) const {
   const int n = nodes_;
   std::vector<Vec3> y(n);
   for (int k = 0; k < n; ++k) y[k] = b.segment<3>(3 * perm_[k]);
-  for (int i = 0; i < n; ++i)
-    for (int p = l_col_start_[i]; p < l_col_start_[i + 1]; ++p) y[row_[p]].noalias() -= l_[p] * y[i];
+  for (int i = 0; i < n; ++i) {
+    const SubtractTimesVector subtract_times_yi(y[i]);  // y_i broadcast once for its column
+    const int end = l_col_start_[i + 1];
+    for (int p = l_col_start_[i]; p < end; ++p) subtract_times_yi(y[row_[p]].data(), l_[p].data());
+  }
   for (int i = 0; i < n; ++i) y[i] = d_inv_[i] * y[i];
   for (int i = n - 1; i >= 0; --i)
     for (int p = l_col_start_[i]; p < l_col_start_[i + 1]; ++p) y[i].noalias() -= l_[p].transpose() * y[row_[p]];

@@ -97,3 +97,22 @@ TEST_CASE("spd_inverse_from_cholesky equals Eigen's LLT solve bit for bit", "[ut
   // The order matters: another formula gives other bits (so this test can fail).
   CHECK(different_from_plain_inverse > 1000);
 }
+
+TEST_CASE("SubtractTimesVector sums as Eigen's dst -= l * w does", "[util][small_product]") {
+  std::mt19937_64 rng(4242);
+  std::normal_distribution<double> normal;
+  for (int trial = 0; trial < 200000; ++trial) {
+    Mat3 l;
+    Vec3 w, y;
+    for (int i = 0; i < 9; ++i) l.data()[i] = normal(rng);
+    for (int i = 0; i < 3; ++i) {
+      w[i] = normal(rng);
+      y[i] = normal(rng);
+    }
+    Vec3 expected = y, got = y;
+    expected.noalias() -= l * w;
+    const SubtractTimesVector subtract(w);
+    subtract(got.data(), l.data());
+    REQUIRE(same_bits(expected, got));
+  }
+}
