@@ -8,12 +8,16 @@ namespace eipc {
 
 namespace {
 
-/// Slot of (3 row_node, col) if rows 3 row_node .. + 2 are all stored in column col, else -1.
-int full_block_column(const SparseMatrix& m, int row_node, int col) {
-  const int slot = value_slot(m, 3 * row_node, col);
-  if (slot < 0 || slot + 2 >= m.outerIndexPtr()[col + 1]) return -1;
-  const int* rows = m.innerIndexPtr() + slot;
-  return rows[1] == 3 * row_node + 1 && rows[2] == 3 * row_node + 2 ? slot : -1;
+/// Slot of (3 row_node, col) if rows 3 row_node .. + 2 are all stored in column
+/// col, else -1. `from` is a slot of column col at or before that row (a
+/// cursor for ascending rows); it moves on to the first row not below.
+int full_block_column(const SparseMatrix& m, int row_node, int col, int& from) {
+  const int* rows = m.innerIndexPtr();
+  const int end = m.outerIndexPtr()[col + 1];
+  while (from < end && rows[from] < 3 * row_node) ++from;
+  const int slot = from;
+  if (slot + 2 >= end || rows[slot] != 3 * row_node) return -1;
+  return rows[slot + 1] == 3 * row_node + 1 && rows[slot + 2] == 3 * row_node + 2 ? slot : -1;
 }
 
 }  // namespace
@@ -43,35 +47,63 @@ void GrowingPattern::reset_if_oversized() {
 }
 
 void GrowingPattern::rebuild(const std::vector<std::pair<int, int>>& pairs, const SparseMatrix& from) {
-  Triplets t;
-  t.reserve(static_cast<std::size_t>(from.nonZeros()) + 9 * pairs.size());
-  for (int col = 0; col < from.outerSize(); ++col)
-    for (SparseMatrix::InnerIterator it(from, col); it; ++it) t.emplace_back(it.row(), col, 0.0);
-  for (const auto& [r, c] : pairs)
-    for (int a = 0; a < 3; ++a)
-      for (int b = 0; b < 3; ++b) t.emplace_back(3 * r + a, 3 * c + b, 0.0);
-  SparseMatrix m(fixed_.rows(), fixed_.cols());
-  m.setFromTriplets(t.begin(), t.end());
-  m.makeCompressed();
-  matrix_ = std::move(m);
+  // The union of `from` and the pairs' blocks, column by column: a merge of
+  // two sorted row lists (what setFromTriplets gave, without its sort).
+  const int nodes = static_cast<int>(fixed_.cols() / 3);
+  std::vector<std::vector<int>> added(nodes);  // row nodes per column node
+  for (const auto& [r, c] : pairs) added[c].push_back(r);
+  for (std::vector<int>& rows_of : added) {
+    std::sort(rows_of.begin(), rows_of.end());
+    rows_of.erase(std::unique(rows_of.begin(), rows_of.end()), rows_of.end());
+  }
+  std::vector<int> outer(std::size_t(fixed_.cols()) + 1, 0), inner;
+  inner.reserve(std::size_t(from.nonZeros()) + 9 * pairs.size());
+  for (int col = 0; col < from.outerSize(); ++col) {
+    const int* p = from.innerIndexPtr() + from.outerIndexPtr()[col];
+    const int* end = from.innerIndexPtr() + from.outerIndexPtr()[col + 1];
+    for (int r : added[col / 3])
+      for (int row = 3 * r; row < 3 * r + 3; ++row) {
+        for (; p < end && *p < row; ++p) inner.push_back(*p);
+        if (p < end && *p == row) ++p;
+        inner.push_back(row);
+      }
+    inner.insert(inner.end(), p, end);
+    outer[std::size_t(col) + 1] = static_cast<int>(inner.size());
+  }
+  const std::vector<double> zeros(inner.size(), 0.0);
+  matrix_ = Eigen::Map<const SparseMatrix>(fixed_.rows(), fixed_.cols(), static_cast<Eigen::Index>(inner.size()),
+                                           outer.data(), inner.data(), zeros.data());
+  matrix_.makeCompressed();  // a no-op: the copy of a compressed map is compressed
 
+  // Both patterns' columns are sorted: one walk along each pair of columns
+  // (matrix_ holds every entry of fixed_).
+  const int* rows = matrix_.innerIndexPtr();
   fixed_slots_.resize(fixed_.nonZeros());
-  for (int col = 0; col < fixed_.outerSize(); ++col)
-    for (int k = fixed_.outerIndexPtr()[col]; k < fixed_.outerIndexPtr()[col + 1]; ++k)
-      fixed_slots_[k] = value_slot(matrix_, fixed_.innerIndexPtr()[k], col);
+  for (int col = 0; col < fixed_.outerSize(); ++col) {
+    int p = matrix_.outerIndexPtr()[col];
+    const int end = matrix_.outerIndexPtr()[col + 1];
+    for (int k = fixed_.outerIndexPtr()[col]; k < fixed_.outerIndexPtr()[col + 1]; ++k) {
+      const int row = fixed_.innerIndexPtr()[k];
+      while (p < end && rows[p] < row) ++p;
+      fixed_slots_[k] = p < end && rows[p] == row ? p : -1;
+    }
+  }
 
-  // Index every full 3x3 node block (fixed element blocks and contact blocks alike).
-  const int nodes = static_cast<int>(matrix_.cols() / 3);
+  // Index every full 3x3 node block (fixed element blocks and contact blocks
+  // alike), walking a node's three columns side by side.
   blocks_.assign(nodes, {});
-  for (int s = 0; s < nodes; ++s)
+  for (int s = 0; s < nodes; ++s) {
+    int cursor[3] = {matrix_.outerIndexPtr()[3 * s], matrix_.outerIndexPtr()[3 * s + 1],
+                     matrix_.outerIndexPtr()[3 * s + 2]};
     for (SparseMatrix::InnerIterator it(matrix_, 3 * s); it; ++it) {
       if (it.row() % 3 != 0) continue;
       const int u = static_cast<int>(it.row() / 3);
       BlockEntry e{u, {}};
       bool full = true;
-      for (int b = 0; b < 3 && full; ++b) full = (e.slots[b] = full_block_column(matrix_, u, 3 * s + b)) >= 0;
+      for (int b = 0; b < 3 && full; ++b) full = (e.slots[b] = full_block_column(matrix_, u, 3 * s + b, cursor[b])) >= 0;
       if (full) blocks_[s].push_back(e);
     }
+  }
 }
 
 }  // namespace eipc

@@ -5,6 +5,7 @@
 #include "eipc/util/parallel.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 
 namespace eipc {
@@ -32,6 +33,31 @@ std::vector<int> contacts_on_same_vertices(const std::vector<Contact>& contacts,
     if (it != sorted.end() && it->first == key) into[k] = it->second;
   }
   return into;
+}
+
+/// D x for D = s.damping, bit for bit as Eigen's `D * x` (column-major D: each
+/// entry summed from 0 over D_ij x_j in increasing j; `g += D * x` also sums
+/// the product apart, then adds it), but as a gather along D's rows, the sum
+/// in a register rather than read and written at every entry.
+VecX damping_times(const StepContext& s, const VecX& x) {
+  const Eigen::SparseMatrix<double, Eigen::RowMajor>& rows = s.damping_rows;
+  if (rows.nonZeros() != s.damping.nonZeros() || !rows.isCompressed()) return s.damping * x;
+  if (s.damping_memo_x.size() == x.size() &&
+      std::memcmp(s.damping_memo_x.data(), x.data(), sizeof(double) * std::size_t(x.size())) == 0)  // bits, not ==: -0
+    return s.damping_memo;
+  const int* start = rows.outerIndexPtr();
+  const int* col = rows.innerIndexPtr();
+  const double* d = rows.valuePtr();
+  const double* xs = x.data();
+  VecX y(rows.rows());
+  for (Eigen::Index i = 0; i < rows.rows(); ++i) {
+    double sum = 0.0;
+    for (int p = start[i]; p < start[i + 1]; ++p) sum += d[p] * xs[col[p]];
+    y[i] = sum;
+  }
+  s.damping_memo_x = x;
+  s.damping_memo = y;
+  return y;
 }
 
 /// fn(i) for every elastic body i, the bodies side by side (each one's tets in
@@ -62,11 +88,17 @@ std::vector<double> IncrementalPotential::elastic_energies(const Positions& q) c
 }
 
 double IncrementalPotential::energy(const StepContext& s, const Positions& q, const ContactSet& contacts) const {
-  return energy(s, q, contacts, elastic_energies(q));
+  return energy(s, q, contacts, elastic_energies(q), damping_energy(s, q));
+}
+
+double IncrementalPotential::damping_energy(const StepContext& s, const Positions& q) const {
+  if (s.damping.nonZeros() == 0) return 0.0;
+  const VecX step = flat(q) - flat(s.q_prev);
+  return 0.5 * step.dot(damping_times(s, step));
 }
 
 double IncrementalPotential::energy(const StepContext& s, const Positions& q, const ContactSet& contacts,
-                                   const std::vector<double>& elastic) const {
+                                   const std::vector<double>& elastic, double damping) const {
   const double h2 = params_.dt * params_.dt;
   const Positions dq = q - s.q_tilde;
   double e = 0.0;
@@ -80,10 +112,7 @@ double IncrementalPotential::energy(const StepContext& s, const Positions& q, co
   e += h2 * params_.contact.kappa * barrier_potential(mesh, x, contacts, params_.contact.dhat);
   if (s.friction) e += h2 * friction_potential(x, s.x_prev, *s.friction);
 
-  if (s.damping.nonZeros() > 0) {
-    const VecX step = flat(q) - flat(s.q_prev);
-    e += 0.5 * step.dot(s.damping * step);
-  }
+  if (s.damping.nonZeros() > 0) e += damping;
   for (const PrescribedTarget& t : s.targets) {
     const Vec3 r = q.row(t.node).transpose() - t.target;
     e += t.weight * (0.5 * s.al_stiffness * r.squaredNorm() - t.lambda.dot(r));
@@ -131,7 +160,7 @@ VecX IncrementalPotential::gradient_from_parts(const StepContext& s, const Posit
   g += h2 * (elastic - flat(s.external_force));
   g += h2 * contact;
 
-  if (s.damping.nonZeros() > 0) g += s.damping * (flat(q) - flat(s.q_prev));
+  if (s.damping.nonZeros() > 0) g += damping_times(s, flat(q) - flat(s.q_prev));
   for (const PrescribedTarget& t : s.targets) {
     const Vec3 r = q.row(t.node).transpose() - t.target;
     g.segment<3>(3 * t.node) += t.weight * (s.al_stiffness * r - t.lambda);

@@ -71,7 +71,8 @@ bool NewtonSolver::converged_after_last_step(Positions& q, const Positions& dq, 
 }
 
 bool NewtonSolver::newton_direction(const StepContext& s, const Positions& q, const ContactSet& contacts,
-                                   const std::vector<bool>& fixed, bool project, double t1, VecX& direction) {
+                                   const std::vector<bool>& fixed, bool project, double t1, VecX& direction,
+                                   const std::function<void()>& beside) {
   VecX g;
   SparseMatrix H;
   {
@@ -81,7 +82,9 @@ bool NewtonSolver::newton_direction(const StepContext& s, const Positions& q, co
   }
   if (!g.allFinite()) throw SolverFailure("non-finite gradient (NaN or inf) at t = " + std::to_string(t1) + " s");
   ScopedTimer timer(times_.linear_solve);
-  return linear_solver_.solve(H, -g, direction) && g.dot(direction) <= 0.0;
+  bool solved = false;
+  parallel_both([&] { solved = linear_solver_.solve(H, -g, direction) && g.dot(direction) <= 0.0; }, beside);
+  return solved;
 }
 
 bool NewtonSolver::chord_direction(const StepContext& s, const Positions& q, const ContactSet& contacts,
@@ -145,8 +148,13 @@ NewtonResult NewtonSolver::solve(const StepContext& s, Positions& q, const std::
       // succeeds and the step descends), else the projected one: near the
       // answer the exact one converges quadratically where the projection,
       // which flattens negative curvature, creeps (docs/robustness.md).
-      bool solved = params_.solver.exact_hessian_first && newton_direction(s, q, contacts, fixed, false, t1, direction);
-      if (!solved) solved = newton_direction(s, q, contacts, fixed, true, t1, direction);
+      // The energy at q, which the line search needs first, beside the factorisation.
+      const auto energy_at_q = [&] {
+        if (!e0) e0 = potential_.energy(s, q, contacts);
+      };
+      bool solved = params_.solver.exact_hessian_first &&
+                    newton_direction(s, q, contacts, fixed, false, t1, direction, energy_at_q);
+      if (!solved) solved = newton_direction(s, q, contacts, fixed, true, t1, direction, energy_at_q);
       if (!solved) {
         factorized_.reset();
         throw SolverFailure("linear solve failed (system not positive definite) at t = " + std::to_string(t1) + " s");
@@ -179,12 +187,18 @@ NewtonResult NewtonSolver::solve(const StepContext& s, Positions& q, const std::
       for (;;) {
         const Positions trial = q + alpha * dq;
         // The trial's contact set (serial broad-phase bookkeeping, mostly) and
-        // its elastic energy (per tet) are independent: side by side.
+        // its elastic energy (per tet) are independent: side by side. The
+        // damping term (a serial sparse product) goes beside the contacts.
         ContactSet trial_contacts;
         std::vector<double> elastic;
-        parallel_both([&] { trial_contacts = queries_.contacts_at(trial); },
-                      [&] { elastic = potential_.elastic_energies(trial); });
-        const double e = potential_.energy(s, trial, trial_contacts, elastic);
+        double damping = 0.0;
+        parallel_both(
+            [&] {
+              trial_contacts = queries_.contacts_at(trial);
+              damping = potential_.damping_energy(s, trial);
+            },
+            [&] { elastic = potential_.elastic_energies(trial); });
+        const double e = potential_.energy(s, trial, trial_contacts, elastic, damping);
         if (e <= *e0) {
           e0 = e;
           q = trial;

@@ -194,17 +194,21 @@ StepStats TimeStepper::step() {
   // steady motion (grasp: 5.8 -> 3.6 per step at h = 0.02) with the same result.
   // The start's CCD and the damping matrix are independent: side by side.
   bool moved = false;
+  auto damping = [&] {
+    // swap, not `=`: Eigen's SparseMatrix copies even from a temporary.
+    potential_.damping_matrix(q_).swap(s.damping);
+    s.damping_rows = s.damping;
+    s.damping_memo_x.resize(0);
+  };
   if (jump) {
-    potential_.damping_matrix(q_).swap(s.damping);  // keyframe_start's gradient includes it
+    damping();  // keyframe_start's gradient includes it
     const std::optional<Positions> start = keyframe_start(s, targets);
     // From the last matrix's answer to the jump its chord is a fair first
     // direction again; from the bent prediction it was not.
     s.fresh_start = !start;
     moved = start_step(q, targets, start ? *start : s.q_tilde, contacts_ ? &*contacts_ : nullptr);
   } else {
-    // swap, not `=`: Eigen's SparseMatrix copies even from a temporary.
-    parallel_both([&] { potential_.damping_matrix(q_).swap(s.damping); },
-                  [&] { moved = start_step(q, targets, s.q_tilde, contacts_ ? &*contacts_ : nullptr); });
+    parallel_both(damping, [&] { moved = start_step(q, targets, s.q_tilde, contacts_ ? &*contacts_ : nullptr); });
   }
   const std::vector<bool> fixed = moved ? prescribed_dofs() : std::vector<bool>(std::size_t(sys_.num_dofs()), false);
   if (!moved) {

@@ -173,15 +173,24 @@ std::string trajectory_xdmf_path(const std::string& h5_path, XdmfFlavour flavour
   return std::filesystem::path(h5_path).replace_extension(extension).string();
 }
 
-void write_trajectory_xdmf_sidecars(const TrajectoryHeader& header, const std::vector<double>& times,
-                                    const std::string& h5_path, const XdmfFields& fields) {
+std::vector<std::pair<std::string, std::string>> write_trajectory_xdmf_partials(
+    const TrajectoryHeader& header, const std::vector<double>& times, const std::string& h5_path,
+    const XdmfFields& fields) {
   const std::string h5_file = std::filesystem::path(h5_path).filename().string();
+  std::vector<std::pair<std::string, std::string>> renames;
   for (XdmfFlavour flavour : {XdmfFlavour::xdmf3, XdmfFlavour::legacy}) {
     const std::string path = trajectory_xdmf_path(h5_path, flavour);
     const std::string partial = trajectory_partial_path(path);
     write_text_durably(partial, trajectory_xdmf(header, times, h5_file, flavour, fields));
-    std::filesystem::rename(partial, path);
+    renames.emplace_back(partial, path);
   }
+  return renames;
+}
+
+void write_trajectory_xdmf_sidecars(const TrajectoryHeader& header, const std::vector<double>& times,
+                                    const std::string& h5_path, const XdmfFields& fields) {
+  for (const auto& [partial, path] : write_trajectory_xdmf_partials(header, times, h5_path, fields))
+    std::filesystem::rename(partial, path);
 }
 
 }  // namespace eipc

@@ -2,6 +2,7 @@
 
 #include "eipc/optim/node_ordering.hpp"
 #include "eipc/util/parallel.hpp"
+#include "eipc/util/small_product.hpp"
 
 #include <Eigen/Cholesky>
 #include <emmintrin.h>
@@ -87,7 +88,8 @@ void BlockLdlt::analyzePattern(const Eigen::SparseMatrix<double>& a) {
     const int col = inverse[c / 3];
     for (Eigen::SparseMatrix<double>::InnerIterator it(a, c); it; ++it) {
       const int row = inverse[it.index() / 3];
-      if (row <= col) columns[col].push_back(row);
+      // A node's three scalar rows come one after the other: one entry for them.
+      if (row <= col && (columns[col].empty() || columns[col].back() != row)) columns[col].push_back(row);
     }
   }
   a_col_start_.assign(n + 1, 0);
@@ -101,18 +103,21 @@ void BlockLdlt::analyzePattern(const Eigen::SparseMatrix<double>& a) {
   }
   a_blocks_.assign(a_row_.size(), Mat3::Zero());
 
-  // Where each stored scalar of the upper block triangle goes.
+  // Where each stored scalar of the upper block triangle goes: the slot of
+  // each block row of a column, looked up directly (set at the node's first
+  // scalar column; every row found there is in that column's list).
   scatter_.clear();
+  scatter_.reserve(std::size_t(a.nonZeros()));
+  std::vector<int> slot_of(n, -1);
   for (int c = 0; c < a.outerSize(); ++c) {
     const int col = inverse[c / 3];
-    const int* first = a_row_.data() + a_col_start_[col];
-    const int* last = a_row_.data() + a_col_start_[col + 1];
+    if (c % 3 == 0)
+      for (int p = a_col_start_[col]; p < a_col_start_[col + 1]; ++p) slot_of[a_row_[p]] = p;
     for (int v = a.outerIndexPtr()[c]; v < a.outerIndexPtr()[c + 1]; ++v) {
       const int r = a.innerIndexPtr()[v];
       const int row = inverse[r / 3];
       if (row > col) continue;
-      const int slot = static_cast<int>(std::lower_bound(first, last, row) - a_row_.data());
-      scatter_.emplace_back(v, 9 * slot + r % 3 + 3 * (c % 3));
+      scatter_.emplace_back(v, 9 * slot_of[row] + r % 3 + 3 * (c % 3));
     }
   }
 
@@ -290,7 +295,7 @@ bool BlockLdlt::factorize_row(int k, Scratch& s) {
   }
   const Eigen::LLT<Mat3> llt(d);
   if (llt.info() != Eigen::Success || !d.allFinite()) return false;
-  d_inv_[k] = llt.solve(Mat3::Identity());
+  d_inv_[k] = spd_inverse_from_cholesky(llt.matrixLLT());
   return true;
 }
 
@@ -298,8 +303,11 @@ VecX BlockLdlt::solve(const VecX& b) const {
   const int n = nodes_;
   std::vector<Vec3> y(n);
   for (int k = 0; k < n; ++k) y[k] = b.segment<3>(3 * perm_[k]);
-  for (int i = 0; i < n; ++i)
-    for (int p = l_col_start_[i]; p < l_col_start_[i + 1]; ++p) y[row_[p]].noalias() -= l_[p] * y[i];
+  for (int i = 0; i < n; ++i) {
+    const SubtractTimesVector subtract_times_yi(y[i]);  // y_i broadcast once for its column
+    const int end = l_col_start_[i + 1];
+    for (int p = l_col_start_[i]; p < end; ++p) subtract_times_yi(y[row_[p]].data(), l_[p].data());
+  }
   for (int i = 0; i < n; ++i) y[i] = d_inv_[i] * y[i];
   for (int i = n - 1; i >= 0; --i)
     for (int p = l_col_start_[i]; p < l_col_start_[i + 1]; ++p) y[i].noalias() -= l_[p].transpose() * y[row_[p]];

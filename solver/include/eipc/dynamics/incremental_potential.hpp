@@ -37,6 +37,12 @@ struct StepContext {
   Positions external_force;          ///< J^T M g on the nodes
   std::optional<FrictionSet> friction;
   SparseMatrix damping;              ///< beta h K(q^n) from damping_matrix(), empty if no body is damped
+  /// The same matrix by rows (`damping_rows = damping`), for the products
+  /// D (q - q^n); left empty, they use Eigen's product (same values, slower).
+  Eigen::SparseMatrix<double, Eigen::RowMajor> damping_rows;
+  /// The last product D x and its x (x = q - q^n): a line search's accepted
+  /// trial is where the next gradient is taken. Set with damping_rows.
+  mutable VecX damping_memo_x, damping_memo;
   std::vector<PrescribedTarget> targets;  ///< active only in augmented-Lagrangian mode
   double al_stiffness = 0.0;
   /// Newton's first direction of each solve is assembled afresh instead of
@@ -58,9 +64,12 @@ public:
   /// Phi of each elastic body at q (elastic_bodies(), then rotated_bodies() order): energy()'s elastic
   /// part, which does not depend on the contacts, so it can be computed beside them.
   std::vector<double> elastic_energies(const Positions& q) const;
-  /// energy() with the elastic part given (elastic_energies(q)); the same value bit for bit.
-  double energy(const StepContext& s, const Positions& q, const ContactSet& contacts,
-                const std::vector<double>& elastic) const;
+  /// energy()'s damping term, 1/2 (q - q^n)^T D (q - q^n): no contacts either.
+  double damping_energy(const StepContext& s, const Positions& q) const;
+  /// energy() with the parts that do not depend on the contacts given
+  /// (elastic_energies(q), damping_energy(s, q)); the same value bit for bit.
+  double energy(const StepContext& s, const Positions& q, const ContactSet& contacts, const std::vector<double>& elastic,
+                double damping) const;
   VecX gradient(const StepContext& s, const Positions& q, const ContactSet& contacts) const;
   /// With `project`, per-element and per-contact blocks are projected to PSD (projected Newton).
   SparseMatrix hessian(const StepContext& s, const Positions& q, const ContactSet& contacts, bool project = true) const;

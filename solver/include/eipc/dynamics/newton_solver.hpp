@@ -100,8 +100,11 @@ private:
   /// Assembles the Hessian at q (per-element and per-contact projected to PSD
   /// if `project`), factorises it and solves for the Newton direction; false
   /// if the matrix is not positive definite or the direction does not descend.
+  /// `beside` (work that needs only q) runs beside the factorisation, which
+  /// does not split across threads once the contact set is large.
   bool newton_direction(const StepContext& s, const Positions& q, const ContactSet& contacts,
-                        const std::vector<bool>& fixed, bool project, double t1, VecX& direction);
+                        const std::vector<bool>& fixed, bool project, double t1, VecX& direction,
+                        const std::function<void()>& beside);
   /// Newton's stopping test on the step dq from q, whose largest fine-vertex
   /// move is `move`: true when it is below newton_tol * h. A converged solve
   /// still takes dq when it is collision free (so q moves). `contacts`: the contacts at q.

@@ -15,6 +15,7 @@
 #include "eipc/io/trajectory.hpp"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace eipc {
@@ -46,5 +47,10 @@ std::string trajectory_xdmf_path(const std::string& h5_path, XdmfFlavour flavour
 /// Writes both sidecars next to `h5_path` (each via "<path>.partial" and a rename).
 void write_trajectory_xdmf_sidecars(const TrajectoryHeader& header, const std::vector<double>& times,
                                     const std::string& h5_path, const XdmfFields& fields = {});
+/// The first half of that: both sidecars written (and synced) to their
+/// "<path>.partial" files; returns the (partial, path) renames still to do.
+std::vector<std::pair<std::string, std::string>> write_trajectory_xdmf_partials(
+    const TrajectoryHeader& header, const std::vector<double>& times, const std::string& h5_path,
+    const XdmfFields& fields = {});
 
 }  // namespace eipc

@@ -3,6 +3,8 @@
 
 #include "eipc/common.hpp"
 
+#include <emmintrin.h>
+
 namespace eipc {
 
 /// a * b for 3x3 a and 3xN b (any Eigen expression: a transpose is read in
@@ -21,6 +23,56 @@ template <int N, class Rhs>
     c(2, j) = a(2, 0) * b0 + (a(2, 1) * b1 + a(2, 2) * b2);
   }
   return c;
+}
+
+/// dst -= l w for 3x3 l and a fixed 3-vector w, bit for bit as Eigen 3.4 sums
+/// `dst.noalias() -= l * w` with SSE2 (rows 0-1 a packet ((t0 + t1) + t2), row 2
+/// t0 + (t1 + t2)), with w's entries broadcast once for many l (Eigen did it
+/// for every product).
+class SubtractTimesVector {
+public:
+  explicit SubtractTimesVector(const Vec3& w)
+      : wb_{_mm_set1_pd(w[0]), _mm_set1_pd(w[1]), _mm_set1_pd(w[2])}, w_{w[0], w[1], w[2]} {}
+  [[gnu::always_inline]] void operator()(double* dst, const double* l) const {
+    const __m128d t = _mm_add_pd(_mm_add_pd(_mm_mul_pd(_mm_loadu_pd(l), wb_[0]), _mm_mul_pd(_mm_loadu_pd(l + 3), wb_[1])),
+                                 _mm_mul_pd(_mm_loadu_pd(l + 6), wb_[2]));
+    const double t2 = l[2] * w_[0] + (l[5] * w_[1] + l[8] * w_[2]);
+    _mm_storeu_pd(dst, _mm_sub_pd(_mm_loadu_pd(dst), t));
+    dst[2] -= t2;
+  }
+
+private:
+  __m128d wb_[3];
+  double w_[3];
+};
+
+/// The inverse of an SPD 3x3 matrix from its Cholesky factor L (the lower
+/// triangle of `llt`, Eigen::LLT's matrixLLT()), bit for bit as
+/// `Eigen::LLT<Mat3>::solve(Mat3::Identity())` computes it: Eigen 3.4 runs its
+/// general blocked triangular solver for a 3x3 right-hand side, whose small
+/// panel does, column by column, x_i *= 1 / L_ii then x_r -= x_i L_ri below
+/// (forward), and x_i = (x_i - (L_si x_s + ...)) / L_ii from the bottom up
+/// (backward, the sum from 0 in increasing s). Called once per row of a
+/// factorisation, where Eigen's two out-of-line solves were 10% of its cost.
+[[gnu::always_inline]] inline Mat3 spd_inverse_from_cholesky(const Mat3& llt) {
+  Mat3 x = Mat3::Identity();
+  for (int i = 0; i < 3; ++i) {
+    const double a = 1.0 / llt(i, i);
+    for (int j = 0; j < 3; ++j) {
+      x(i, j) *= a;
+      const double b = x(i, j);
+      for (int r = i + 1; r < 3; ++r) x(r, j) -= b * llt(r, i);
+    }
+  }
+  for (int i = 2; i >= 0; --i) {
+    const double a = 1.0 / llt(i, i);
+    for (int j = 0; j < 3; ++j) {
+      double b = 0.0;
+      for (int s = i + 1; s < 3; ++s) b += llt(s, i) * x(s, j);
+      x(i, j) = (x(i, j) - b) * a;
+    }
+  }
+  return x;
 }
 
 }  // namespace eipc

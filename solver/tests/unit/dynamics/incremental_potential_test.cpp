@@ -12,6 +12,7 @@
 
 #include <Eigen/Eigenvalues>
 #include <catch2/catch.hpp>
+#include <cstring>
 #include <random>
 
 using namespace eipc;
@@ -80,4 +81,43 @@ TEST_CASE("the incremental potential's gradient and Hessian match finite differe
   // The projected Hessian (what Newton uses) is positive definite.
   const Eigen::MatrixXd Hp = Eigen::MatrixXd(ip.hessian(s, q, contacts, true));
   CHECK(Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(Hp).eigenvalues().minCoeff() > 0);
+}
+
+TEST_CASE("the damping products by rows equal Eigen's product bit for bit", "[dynamics][damping]") {
+  Material m;
+  m.youngs = 1e4;
+  const TetMesh mesh = box_tet_mesh(Vec3(0, 0, 0), Vec3(0.1, 0.1, 0.1), 3, 3, 3);
+  Body a = make_full_space_body("a", mesh.vertices, mesh.tets, boundary_faces(mesh.tets), m);
+  a.rayleigh_beta = 0.01;
+  SimulationParams p;
+  p.dt = 0.01;
+  const DofSystem sys({a});
+  const IncrementalPotential ip(sys, p);
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> u(-1, 1);
+  const Positions q0 = sys.rest_nodes();
+  Positions bent = q0;
+  for (Eigen::Index i = 0; i < q0.rows(); ++i) bent.row(i) += 1e-2 * Eigen::RowVector3d(u(rng), u(rng), u(rng));
+  StepContext s;
+  s.q_prev = q0;
+  s.q_tilde = q0;
+  s.x_prev = sys.collision().positions(q0);
+  s.external_force = sys.gravity_force(p.gravity);
+  s.damping = ip.damping_matrix(bent);
+  REQUIRE(s.damping.nonZeros() > 0);
+  const ContactSet none;
+  for (int trial = 0; trial < 20; ++trial) {
+    Positions q = q0;
+    for (Eigen::Index i = 0; i < q.rows(); ++i) q.row(i) += 1e-3 * Eigen::RowVector3d(u(rng), u(rng), u(rng));
+    s.damping_rows.resize(0, 0);  // Eigen's product
+    const double e_eigen = ip.energy(s, q, none);
+    const VecX g_eigen = ip.gradient(s, q, none);
+    const VecX step = flat(q) - flat(q0);
+    CHECK(ip.damping_energy(s, q) == 0.5 * step.dot(s.damping * step));
+    s.damping_rows = s.damping;  // the gather
+    CHECK(ip.damping_energy(s, q) == 0.5 * step.dot(s.damping * step));
+    CHECK(ip.energy(s, q, none) == e_eigen);
+    const VecX g_rows = ip.gradient(s, q, none);
+    CHECK(std::memcmp(g_rows.data(), g_eigen.data(), sizeof(double) * std::size_t(g_eigen.size())) == 0);
+  }
 }

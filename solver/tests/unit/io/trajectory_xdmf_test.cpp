@@ -4,6 +4,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <regex>
 #include <set>
 #include <vector>
@@ -151,4 +154,20 @@ TEST_CASE("legacy XDMF sidecar: one temporal collection per body, HyperSlab wrap
   CHECK(xml.find("<DataItem Dimensions=\"3 5 3\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">"
                  "run.h5:/bodies/cube/positions</DataItem>") != std::string::npos);
   CHECK(xml.find('|') == std::string::npos);
+}
+
+TEST_CASE("finish leaves both sidecars in place and no partial files", "[io][xdmf]") {
+  ScratchDir dir("traj_xdmf_finish");
+  const std::string path = write_complete_run(dir);
+  for (XdmfFlavour flavour : {XdmfFlavour::xdmf3, XdmfFlavour::legacy}) {
+    const std::string sidecar = trajectory_xdmf_path(path, flavour);
+    REQUIRE(std::filesystem::exists(sidecar));
+    CHECK_FALSE(std::filesystem::exists(trajectory_partial_path(sidecar)));
+    std::ifstream in(sidecar);
+    const std::string xml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CHECK(xml_problem(xml).empty());
+    CHECK(count(xml, "<Time Value=") >= 3);  // the 3 frames
+  }
+  CHECK(std::filesystem::exists(path));
+  CHECK_FALSE(std::filesystem::exists(trajectory_partial_path(path)));
 }

@@ -5,7 +5,11 @@
 #include "eipc/elasticity/tet_kinematics.hpp"
 #include "eipc/util/small_product.hpp"
 
+#include <Eigen/Cholesky>
+#include <Eigen/LU>
+
 #include <array>
+#include <cmath>
 #include <cstring>
 #include <random>
 
@@ -70,5 +74,45 @@ TEST_CASE("pull_back_identity_plus_rank4 equals the full product bit for bit", "
     for (int i = 0; i < 9; ++i) Dm_inv.data()[i] = normal(rng);
     const double a = std::abs(normal(rng));
     REQUIRE(same_bits(rank4_reference(a, M, w, Dm_inv), pull_back_identity_plus_rank4(a, M, w, Dm_inv)));
+  }
+}
+
+TEST_CASE("spd_inverse_from_cholesky equals Eigen's LLT solve bit for bit", "[util][small_product]") {
+  std::mt19937_64 rng(4141);
+  std::normal_distribution<double> normal;
+  std::uniform_real_distribution<double> scale(-12.0, 12.0);
+  int different_from_plain_inverse = 0;
+  for (int trial = 0; trial < 200000; ++trial) {
+    Mat3 a;
+    for (int i = 0; i < 9; ++i) a.data()[i] = normal(rng);
+    // SPD, with a spread of magnitudes (Newton blocks span many decades).
+    Mat3 d = a * a.transpose() + 1e-3 * Mat3::Identity();
+    d *= std::pow(10.0, scale(rng));
+    const Eigen::LLT<Mat3> llt(d);
+    REQUIRE(llt.info() == Eigen::Success);
+    const Mat3 expected = llt.solve(Mat3::Identity());
+    REQUIRE(same_bits(expected, spd_inverse_from_cholesky(llt.matrixLLT())));
+    different_from_plain_inverse += same_bits(expected, Mat3(d.inverse())) ? 0 : 1;
+  }
+  // The order matters: another formula gives other bits (so this test can fail).
+  CHECK(different_from_plain_inverse > 1000);
+}
+
+TEST_CASE("SubtractTimesVector sums as Eigen's dst -= l * w does", "[util][small_product]") {
+  std::mt19937_64 rng(4242);
+  std::normal_distribution<double> normal;
+  for (int trial = 0; trial < 200000; ++trial) {
+    Mat3 l;
+    Vec3 w, y;
+    for (int i = 0; i < 9; ++i) l.data()[i] = normal(rng);
+    for (int i = 0; i < 3; ++i) {
+      w[i] = normal(rng);
+      y[i] = normal(rng);
+    }
+    Vec3 expected = y, got = y;
+    expected.noalias() -= l * w;
+    const SubtractTimesVector subtract(w);
+    subtract(got.data(), l.data());
+    REQUIRE(same_bits(expected, got));
   }
 }
