@@ -94,7 +94,7 @@ def main():
     p.add_argument("--embeddings", help="default: the study's")
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--max-load", type=float, default=0.5)
-    p.add_argument("--wait", type=float, default=60, help="seconds to wait for --max-load before each run")
+    p.add_argument("--wait", type=float, default=600, help="seconds to wait for --max-load before each run")
     p.add_argument("--out", help="default results/locking_graded or results/locking_regions")
     args = p.parse_args()
     study = STUDIES[args.study]
