@@ -29,6 +29,19 @@ MatX rest_stiffness(const BoxMesh& box) {
 
 Positions unflat(const VecX& x) { return Eigen::Map<const Positions>(x.data(), x.size() / 3, 3); }
 
+/// The Hessian at q equals the finite difference of the gradient (where it is
+/// exact: the Gauss-Newton Hessian at zero strain).
+void check_hessian_is_gradient_fd(const RotatedLinearElasticity& e, const Positions& q) {
+  VecX g;
+  MatX H;
+  e.gradient_and_hessian(q, g, H);
+  const MatX fd = fd_jacobian(flat(q), [&](const VecX& x) {
+    VecX gx;
+    e.energy_and_gradient(unflat(x), gx);
+    return gx;
+  }, 1e-7);
+  CHECK(rel_error(H, fd) < 1e-6 * H.norm());
+}
 
 /// rotation * (rest + strain * noise) + shift
 Positions moved(const Positions& rest, std::mt19937& rng, double strain, const Mat3& rotation) {
@@ -70,15 +83,7 @@ TEST_CASE("rotated linear elasticity: exact gradient, rigid invariance, PSD Hess
 
   // Zero strain in any rotation: the Gauss-Newton Hessian is the exact one.
   const Positions q0 = moved(box.vertices, rng, 0.0, Q);
-  VecX g;
-  MatX H;
-  e.gradient_and_hessian(q0, g, H);
-  const MatX fd = fd_jacobian(flat(q0), [&](const VecX& x) {
-    VecX gx;
-    e.energy_and_gradient(unflat(x), gx);
-    return gx;
-  }, 1e-7);
-  CHECK(rel_error(H, fd) < 1e-6 * H.norm());
+  check_hessian_is_gradient_fd(e, q0);
 }
 
 TEST_CASE("rotated linear elasticity agrees with the corotated tets at small strain", "[elasticity]") {
@@ -177,16 +182,10 @@ TEST_CASE("rotated linear elasticity per part: exact gradient, each part's rotat
   }
 
   // Zero strain, parts turned apart: the Gauss-Newton Hessian is the exact one.
+  check_hessian_is_gradient_fd(e, q);
+  // At rest it is the sum of the parts' stiffnesses.
   VecX g;
   MatX H;
-  e.gradient_and_hessian(q, g, H);
-  const MatX fd = fd_jacobian(flat(q), [&](const VecX& x) {
-    VecX gx;
-    e.energy_and_gradient(unflat(x), gx);
-    return gx;
-  }, 1e-7);
-  CHECK(rel_error(H, fd) < 1e-6 * H.norm());
-  // At rest it is the sum of the parts' stiffnesses.
   e.gradient_and_hessian(m.vertices, g, H);
   CHECK((H - K_sum).norm() < 1e-10 * K_sum.norm());
 }
