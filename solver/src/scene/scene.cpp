@@ -215,16 +215,20 @@ Body read_embedding(const Field& f, const std::filesystem::path& dir, const Body
       rotations.fail("expected \"one\" or a number of regions from 1 to 1000, got " + v.dump());
     }
   }
-  CoarsenedParts parts;
+  // The stiffness of a fine tet mesh condensed onto the nodes, split over `regions` when asked.
+  const auto coarsen_from = [&](const Positions& rest, const Tets& tets, const NodeMap& to_nodes,
+                                const std::string& source) {
+    CoarsenedParts parts;
+    if (regions > 0) parts.tet_part = fine_regions(rest, tets, regions);
+    body.coarsened_stiffness = coarsened_stiffness(rest, tets, to_nodes, body.num_nodes(), full.material, source,
+                                                   regions > 0 ? &parts : nullptr);
+    body.coarsened_part_stiffness = std::move(parts.stiffness);
+    body.coarsened_part_fit = std::move(parts.fit);
+  };
   if (entry.value().is_object() && entry.has("coarsened_stiffness")) {
     const Field coarsen = entry.at("coarsened_stiffness");
     if (coarsen.value().is_boolean()) {
-      if (coarsen.value().get<bool>())
-      {
-        if (regions > 0) parts.tet_part = fine_regions(full.fine_rest, full.fine_tets, regions);
-        body.coarsened_stiffness = coarsened_stiffness(full.fine_rest, full.fine_tets, body.fine_map, body.num_nodes(),
-                                                       full.material, path, regions > 0 ? &parts : nullptr);
-      }
+      if (coarsen.value().get<bool>()) coarsen_from(full.fine_rest, full.fine_tets, body.fine_map, path);
     } else {  // a finer tet mesh of the same body, in the body mesh's frame
       if (options.split_disconnected_parts)
         coarsen.fail("a finer mesh cannot be placed in split embedding tets (their copies overlap); use true");
@@ -232,13 +236,8 @@ Body read_embedding(const Field& f, const std::filesystem::path& dir, const Body
       TetMesh fine = read_tet_mesh(fine_path);
       if (f.has("transform")) apply_transform(f.child("transform"), fine.vertices);
       validate_tet_mesh(fine, fine_path);
-      if (regions > 0) parts.tet_part = fine_regions(fine.vertices, fine.tets, regions);
-      body.coarsened_stiffness = coarsened_stiffness(fine.vertices, fine.tets, locate_in_nodes(body, fine.vertices),
-                                                     body.num_nodes(), full.material, fine_path,
-                                                     regions > 0 ? &parts : nullptr);
+      coarsen_from(fine.vertices, fine.tets, locate_in_nodes(body, fine.vertices), fine_path);
     }
-    body.coarsened_part_stiffness = std::move(parts.stiffness);
-    body.coarsened_part_fit = std::move(parts.fit);
   }
   return body;
 }
