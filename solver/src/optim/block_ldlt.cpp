@@ -5,7 +5,6 @@
 #include "eipc/util/small_product.hpp"
 
 #include <Eigen/Cholesky>
-#include <emmintrin.h>
 #include <algorithm>
 #include <atomic>
 #include <stdexcept>
@@ -27,41 +26,6 @@ void for_each_in_reach(int k, const std::vector<int>& col_start, const std::vect
       mark[i] = k;
     }
 }
-
-/// The factorisation's inner kernel, dst -= l w for a fixed w, in SSE2 with w's
-/// entries broadcast once per row instead of once per block (Eigen's
-/// `dst.noalias() -= l * w` reloaded them every time). The sums are Eigen's, so
-/// the factor is the same bit for bit: rows 0-1 of each column as a packet,
-/// ((l0 w0 + l1 w1) + l2 w2), row 2 as a scalar l0 w0 + (l1 w1 + l2 w2).
-class SubtractTimesBlock {
-public:
-  explicit SubtractTimesBlock(const Mat3& w) {
-    for (int a = 0; a < 3; ++a)
-      for (int m = 0; m < 3; ++m) {
-        w_[a][m] = w(m, a);
-        wb_[a][m] = _mm_set1_pd(w(m, a));
-      }
-  }
-  void operator()(Mat3& dst_block, const Mat3& l_block) const {
-    const double* l = l_block.data();
-    double* dst = dst_block.data();
-    // Everything loaded before the first store: an SSE2 store may alias anything.
-    const __m128d l0 = _mm_loadu_pd(l), l1 = _mm_loadu_pd(l + 3), l2 = _mm_loadu_pd(l + 6);
-    const double l20 = l[2], l21 = l[5], l22 = l[8];
-#pragma GCC unroll 3
-    for (int a = 0; a < 3; ++a) {
-      const __m128d t =
-          _mm_add_pd(_mm_add_pd(_mm_mul_pd(l0, wb_[a][0]), _mm_mul_pd(l1, wb_[a][1])), _mm_mul_pd(l2, wb_[a][2]));
-      const double t2 = l20 * w_[a][0] + (l21 * w_[a][1] + l22 * w_[a][2]);
-      _mm_storeu_pd(dst + 3 * a, _mm_sub_pd(_mm_loadu_pd(dst + 3 * a), t));
-      dst[3 * a + 2] -= t2;
-    }
-  }
-
-private:
-  double w_[3][3];    ///< w_[a][m] = w(m, a)
-  __m128d wb_[3][3];  ///< the same in both lanes
-};
 
 }  // namespace
 

@@ -25,25 +25,55 @@ template <int N, class Rhs>
   return c;
 }
 
-/// dst -= l w for 3x3 l and a fixed 3-vector w, bit for bit as Eigen 3.4 sums
-/// `dst.noalias() -= l * w` with SSE2 (rows 0-1 a packet ((t0 + t1) + t2), row 2
-/// t0 + (t1 + t2)), with w's entries broadcast once for many l (Eigen did it
-/// for every product).
+/// dst -= l w for 3x3 blocks l (column-major) and 3-vectors w, bit for bit as
+/// Eigen 3.4 sums `dst.noalias() -= l * w` with SSE2: rows 0-1 a packet
+/// ((l0 w0 + l1 w1) + l2 w2), row 2 a scalar l0 w0 + (l1 w1 + l2 w2). Its parts
+/// are loaded once and reused: l's columns for every w (BlockLdlt's factorisation,
+/// SubtractTimesBlock), w's entries broadcast for every l (Eigen did both per product).
+struct Mat3Columns {
+  /// Everything loaded before the caller's first store: an SSE2 store may alias anything.
+  explicit Mat3Columns(const double* l)
+      : rows01{_mm_loadu_pd(l), _mm_loadu_pd(l + 3), _mm_loadu_pd(l + 6)}, row2{l[2], l[5], l[8]} {}
+  __m128d rows01[3];
+  double row2[3];
+};
+struct BroadcastVec3 {
+  BroadcastVec3(double w0, double w1, double w2)
+      : both{_mm_set1_pd(w0), _mm_set1_pd(w1), _mm_set1_pd(w2)}, one{w0, w1, w2} {}
+  __m128d both[3];
+  double one[3];
+};
+[[gnu::always_inline]] inline void subtract_product(double* dst, const Mat3Columns& l, const BroadcastVec3& w) {
+  const __m128d t = _mm_add_pd(_mm_add_pd(_mm_mul_pd(l.rows01[0], w.both[0]), _mm_mul_pd(l.rows01[1], w.both[1])),
+                               _mm_mul_pd(l.rows01[2], w.both[2]));
+  const double t2 = l.row2[0] * w.one[0] + (l.row2[1] * w.one[1] + l.row2[2] * w.one[2]);
+  _mm_storeu_pd(dst, _mm_sub_pd(_mm_loadu_pd(dst), t));
+  dst[2] -= t2;
+}
+
+/// dst -= l w for a fixed 3-vector w and many l (a triangular solve's column).
 class SubtractTimesVector {
 public:
-  explicit SubtractTimesVector(const Vec3& w)
-      : wb_{_mm_set1_pd(w[0]), _mm_set1_pd(w[1]), _mm_set1_pd(w[2])}, w_{w[0], w[1], w[2]} {}
-  [[gnu::always_inline]] void operator()(double* dst, const double* l) const {
-    const __m128d t = _mm_add_pd(_mm_add_pd(_mm_mul_pd(_mm_loadu_pd(l), wb_[0]), _mm_mul_pd(_mm_loadu_pd(l + 3), wb_[1])),
-                                 _mm_mul_pd(_mm_loadu_pd(l + 6), wb_[2]));
-    const double t2 = l[2] * w_[0] + (l[5] * w_[1] + l[8] * w_[2]);
-    _mm_storeu_pd(dst, _mm_sub_pd(_mm_loadu_pd(dst), t));
-    dst[2] -= t2;
+  explicit SubtractTimesVector(const Vec3& w) : w_(w[0], w[1], w[2]) {}
+  [[gnu::always_inline]] void operator()(double* dst, const double* l) const { subtract_product(dst, Mat3Columns(l), w_); }
+
+private:
+  BroadcastVec3 w_;
+};
+
+/// dst -= l w for a fixed 3x3 w and many l, column by column of w (a factorisation's row).
+class SubtractTimesBlock {
+public:
+  explicit SubtractTimesBlock(const Mat3& w)
+      : w_{{w(0, 0), w(1, 0), w(2, 0)}, {w(0, 1), w(1, 1), w(2, 1)}, {w(0, 2), w(1, 2), w(2, 2)}} {}
+  [[gnu::always_inline]] void operator()(Mat3& dst, const Mat3& l) const {
+    const Mat3Columns columns(l.data());
+#pragma GCC unroll 3
+    for (int a = 0; a < 3; ++a) subtract_product(dst.data() + 3 * a, columns, w_[a]);
   }
 
 private:
-  __m128d wb_[3];
-  double w_[3];
+  BroadcastVec3 w_[3];  ///< w's columns
 };
 
 /// The inverse of an SPD 3x3 matrix from its Cholesky factor L (the lower
