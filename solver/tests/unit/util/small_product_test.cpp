@@ -98,13 +98,17 @@ TEST_CASE("spd_inverse_from_cholesky equals Eigen's LLT solve bit for bit", "[ut
   CHECK(different_from_plain_inverse > 1000);
 }
 
-TEST_CASE("SubtractTimesVector sums as Eigen's dst -= l * w does", "[util][small_product]") {
+TEST_CASE("SubtractTimesVector and SubtractTimesBlock sum as Eigen's dst -= l * w does", "[util][small_product]") {
   std::mt19937_64 rng(4242);
   std::normal_distribution<double> normal;
   for (int trial = 0; trial < 200000; ++trial) {
-    Mat3 l;
+    Mat3 l, W, Y;
     Vec3 w, y;
-    for (int i = 0; i < 9; ++i) l.data()[i] = normal(rng);
+    for (int i = 0; i < 9; ++i) {
+      l.data()[i] = normal(rng);
+      W.data()[i] = normal(rng);
+      Y.data()[i] = normal(rng);
+    }
     for (int i = 0; i < 3; ++i) {
       w[i] = normal(rng);
       y[i] = normal(rng);
@@ -114,5 +118,10 @@ TEST_CASE("SubtractTimesVector sums as Eigen's dst -= l * w does", "[util][small
     const SubtractTimesVector subtract(w);
     subtract(got.data(), l.data());
     REQUIRE(same_bits(expected, got));
+    Mat3 expected_block = Y, got_block = Y;
+    expected_block.noalias() -= l * W;
+    const SubtractTimesBlock subtract_block(W);
+    subtract_block(got_block, l);
+    REQUIRE(same_bits(expected_block, got_block));
   }
 }
