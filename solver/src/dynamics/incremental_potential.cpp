@@ -126,21 +126,22 @@ IncrementalPotential::IncrementalPotential(const DofSystem& system, const Simula
 VecX IncrementalPotential::gradient(const StepContext& s, const Positions& q, const ContactSet& contacts) const {
   VecX elastic = VecX::Zero(sys_.num_dofs());
   VecX contact;
-  parallel_both(
-      [&] {
-        for_each_elastic_body(sys_, [&](std::size_t i) {
-          const int body = sys_.elastic_body_index()[i];
-          sys_.elastic_bodies()[i].add_gradient(body_nodes(sys_, body, q), elastic, 3 * sys_.node_offset(body));
-        });
-        for (std::size_t i = 0; i < sys_.rotated_bodies().size(); ++i) {
-          const int body = sys_.rotated_body_index()[i];
-          VecX g;
-          sys_.rotated_bodies()[i].energy_and_gradient(body_nodes(sys_, body, q), g);
-          elastic.segment(3 * sys_.node_offset(body), g.size()) += g;
-        }
-      },
-      [&] { contact = contact_gradient(s, *sys_.collision().shared_positions(q), contacts); });
+  parallel_both([&] { elastic_gradient(q, elastic); },
+                [&] { contact = contact_gradient(s, *sys_.collision().shared_positions(q), contacts); });
   return gradient_from_parts(s, q, elastic, contact);
+}
+
+void IncrementalPotential::elastic_gradient(const Positions& q, VecX& elastic) const {
+  for_each_elastic_body(sys_, [&](std::size_t i) {
+    const int body = sys_.elastic_body_index()[i];
+    sys_.elastic_bodies()[i].add_gradient(body_nodes(sys_, body, q), elastic, 3 * sys_.node_offset(body));
+  });
+  for (std::size_t i = 0; i < sys_.rotated_bodies().size(); ++i) {
+    const int body = sys_.rotated_body_index()[i];
+    VecX g;
+    sys_.rotated_bodies()[i].energy_and_gradient(body_nodes(sys_, body, q), g);
+    elastic.segment(3 * sys_.node_offset(body), g.size()) += g;
+  }
 }
 
 VecX IncrementalPotential::contact_gradient(const StepContext& s, const Positions& x, const ContactSet& contacts) const {
@@ -188,30 +189,14 @@ void IncrementalPotential::gradient_and_hessian(const StepContext& s, const Posi
     throw std::invalid_argument("StepContext::damping is not on the Hessian pattern (use damping_matrix())");
   std::vector<double>& values = fixed_values_;
   VecX elastic = VecX::Zero(sys_.num_dofs());
+  std::vector<double>* memo = s.reuse_elastic_hessian ? &s.elastic_hessian_memo[project ? 1 : 0] : nullptr;
   auto elastic_part = [&] {
-    values.assign(fixed.valuePtr(), fixed.valuePtr() + fixed.nonZeros());
-    local_g_.resize(sys_.elastic_bodies().size());
-    local_h_.resize(sys_.elastic_bodies().size());
-    for_each_elastic_body(sys_, [&](std::size_t i) {
-      const int body = sys_.elastic_body_index()[i];
-      const ElasticBody& eb = sys_.elastic_bodies()[i];
-      eb.tet_derivatives(body_nodes(sys_, body, q), project, local_g_[i], local_h_[i]);
-      const int offset = 3 * sys_.node_offset(body);
-      for (int t = 0; t < eb.num_tets(); ++t)
-        for (int a = 0; a < 4; ++a) elastic.segment<3>(offset + 3 * eb.tets()(t, a)) += local_g_[i][t].segment<3>(3 * a);
-      scatter_elements(i, h2, values.data());
-    });
-    for (std::size_t i = 0; i < sys_.rotated_bodies().size(); ++i) {
-      const int body = sys_.rotated_body_index()[i];
-      VecX g;
-      MatX hb;
-      sys_.rotated_bodies()[i].gradient_and_hessian(body_nodes(sys_, body, q), g, hb);
-      elastic.segment(3 * sys_.node_offset(body), g.size()) += g;
-      scatter_dense(i, hb, h2, values.data());
-    }
-    if (s.damping.nonZeros() > 0) {
-      const double* d = s.damping.valuePtr();
-      for (std::size_t k = 0; k < values.size(); ++k) values[k] += d[k];
+    if (memo && !memo->empty()) {
+      values = *memo;
+      elastic_gradient(q, elastic);
+    } else {
+      fixed_part(s, q, project, values, elastic);
+      if (memo) *memo = values;
     }
     for (const PrescribedTarget& p : s.targets)
       for (int d = 0; d < 3; ++d) values[pattern_.diagonal_slot(3 * p.node + d)] += p.weight * s.al_stiffness;
@@ -294,6 +279,36 @@ void IncrementalPotential::scatter_dense(std::size_t i, const MatX& hessian, dou
   const std::vector<int>& slots = pattern_.dense_slots(static_cast<int>(i));
   const double* hb = hessian.data();  // column-major, as the slots
   for (std::size_t k = 0; k < slots.size(); ++k) values[slots[k]] += scale * hb[k];
+}
+
+void IncrementalPotential::fixed_part(const StepContext& s, const Positions& q, bool project, std::vector<double>& values,
+                                      VecX& elastic) const {
+  const double h2 = params_.dt * params_.dt;
+  const SparseMatrix& fixed = pattern_.mass();
+  values.assign(fixed.valuePtr(), fixed.valuePtr() + fixed.nonZeros());
+  local_g_.resize(sys_.elastic_bodies().size());
+  local_h_.resize(sys_.elastic_bodies().size());
+  for_each_elastic_body(sys_, [&](std::size_t i) {
+    const int body = sys_.elastic_body_index()[i];
+    const ElasticBody& eb = sys_.elastic_bodies()[i];
+    eb.tet_derivatives(body_nodes(sys_, body, q), project, local_g_[i], local_h_[i]);
+    const int offset = 3 * sys_.node_offset(body);
+    for (int t = 0; t < eb.num_tets(); ++t)
+      for (int a = 0; a < 4; ++a) elastic.segment<3>(offset + 3 * eb.tets()(t, a)) += local_g_[i][t].segment<3>(3 * a);
+    scatter_elements(i, h2, values.data());
+  });
+  for (std::size_t i = 0; i < sys_.rotated_bodies().size(); ++i) {
+    const int body = sys_.rotated_body_index()[i];
+    VecX g;
+    MatX hb;
+    sys_.rotated_bodies()[i].gradient_and_hessian(body_nodes(sys_, body, q), g, hb);
+    elastic.segment(3 * sys_.node_offset(body), g.size()) += g;
+    scatter_dense(i, hb, h2, values.data());
+  }
+  if (s.damping.nonZeros() > 0) {
+    const double* d = s.damping.valuePtr();
+    for (std::size_t k = 0; k < values.size(); ++k) values[k] += d[k];
+  }
 }
 
 SparseMatrix IncrementalPotential::damping_matrix(const Positions& q) const {

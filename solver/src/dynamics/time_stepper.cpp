@@ -177,6 +177,7 @@ StepStats TimeStepper::step() {
   s.q_tilde = q_ + h * v_;
   s.x_prev = sys_.collision().positions(q_);
   s.external_force = sys_.gravity_force(params_.gravity);
+  s.reuse_elastic_hessian = true;
   if (params_.contact.friction > 0) {
     if (!contacts_) contacts_ = queries_.contacts_at(q_);
     s.friction = build_friction_set(mesh, s.x_prev, *contacts_, params_.contact.dhat, params_.contact.kappa,
