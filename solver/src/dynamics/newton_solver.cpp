@@ -226,6 +226,7 @@ NewtonResult NewtonSolver::solve(const StepContext& s, Positions& q, const std::
     if (retry_with_newton) {
       accepted = contacts;  // q unchanged
       have_direction = false;
+      s.forget_elastic_hessian();
       continue;
     }
     // The next direction from the matrix already factorised (a chord step)
@@ -242,6 +243,8 @@ NewtonResult NewtonSolver::solve(const StepContext& s, Positions& q, const std::
         direction = std::move(chord);
         move = chord_move;
         have_direction = true;
+      } else {
+        s.forget_elastic_hessian();  // the matrix is poor here: no part of it is kept
       }
     }
   }

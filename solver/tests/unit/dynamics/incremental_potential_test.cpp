@@ -121,3 +121,61 @@ TEST_CASE("the damping products by rows equal Eigen's product bit for bit", "[dy
     CHECK(std::memcmp(g_rows.data(), g_eigen.data(), sizeof(double) * std::size_t(g_eigen.size())) == 0);
   }
 }
+
+TEST_CASE("a step's later Newton matrices reuse the fixed part of its first one; the gradient stays exact",
+          "[dynamics][reuse]") {
+  Material m;
+  m.youngs = 1e4;
+  const TetMesh mesh = box_tet_mesh(Vec3(0, 0, 0), Vec3(0.1, 0.1, 0.1), 2, 2, 2);
+  Body a = make_full_space_body("a", mesh.vertices, mesh.tets, boundary_faces(mesh.tets), m);
+  a.rayleigh_beta = 0.01;
+  SimulationParams p;
+  p.dt = 0.01;
+  const DofSystem sys({a});
+  const IncrementalPotential ip(sys, p);
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> u(-1, 1);
+  const Positions q0 = sys.rest_nodes();
+  auto bent = [&](double size) {
+    Positions q = q0;
+    for (Eigen::Index i = 0; i < q.rows(); ++i) q.row(i) += size * Eigen::RowVector3d(u(rng), u(rng), u(rng));
+    return q;
+  };
+  const Positions q1 = bent(1e-2), q2 = bent(1e-2);
+  StepContext exact;
+  exact.q_prev = q0;
+  exact.q_tilde = q0;
+  exact.x_prev = sys.collision().positions(q0);
+  exact.external_force = sys.gravity_force(p.gravity);
+  exact.damping = ip.damping_matrix(q0);
+  exact.targets.push_back({1, Vec3(0.01, 0, 0), Vec3::Zero(), 0.05});
+  exact.al_stiffness = 1e3;
+  StepContext s = exact;
+  s.reuse_elastic_hessian = true;
+  const ContactSet none;
+  auto assemble = [&](const StepContext& c, const Positions& q, bool project, VecX& g) {
+    SparseMatrix H;
+    ip.gradient_and_hessian(c, q, none, project, g, H);
+    return Eigen::MatrixXd(H);
+  };
+  VecX g, g_exact;
+  // The first matrix of the step is the Hessian at its q.
+  const Eigen::MatrixXd H1 = assemble(s, q1, false, g);
+  CHECK(H1 == assemble(exact, q1, false, g_exact));
+  CHECK(g == g_exact);
+  // A later one keeps it, with this call's augmented-Lagrangian stiffness, and
+  // the exact gradient at its own q.
+  s.al_stiffness = exact.al_stiffness = 2e3;
+  const Eigen::MatrixXd H2 = assemble(s, q2, false, g);
+  Eigen::MatrixXd expected = H1;
+  for (int d = 0; d < 3; ++d) expected(3 + d, 3 + d) += 0.05 * 1e3;
+  CHECK((H2 - expected).cwiseAbs().maxCoeff() <= 1e-14 * H1.cwiseAbs().maxCoeff());
+  CHECK((g - ip.gradient(exact, q2, none)).norm() <= 1e-12 * g.norm());
+  const Eigen::MatrixXd H2_exact = assemble(exact, q2, false, g_exact);
+  CHECK((H2 - H2_exact).norm() > 1e-6 * H2_exact.norm());  // the reuse is visible
+  // The projected matrix has its own first assembly.
+  CHECK(assemble(s, q2, true, g) == assemble(exact, q2, true, g_exact));
+  // Forgotten, the next matrix is the Hessian at its q again.
+  s.forget_elastic_hessian();
+  CHECK(assemble(s, q2, false, g) == H2_exact);
+}
