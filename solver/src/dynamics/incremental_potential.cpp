@@ -190,13 +190,17 @@ void IncrementalPotential::gradient_and_hessian(const StepContext& s, const Posi
   std::vector<double>& values = fixed_values_;
   VecX elastic = VecX::Zero(sys_.num_dofs());
   std::vector<double>* memo = s.reuse_elastic_hessian ? &s.elastic_hessian_memo[project ? 1 : 0] : nullptr;
-  auto elastic_part = [&] {
+  auto fixed_part = [&] {
     if (memo && !memo->empty()) {
       values = *memo;
       elastic_gradient(q, elastic);
     } else {
-      fixed_part(s, q, project, values, elastic);
+      elastic_part(q, project, values, elastic);
       if (memo) *memo = values;
+    }
+    if (s.damping.nonZeros() > 0) {
+      const double* d = s.damping.valuePtr();
+      for (std::size_t k = 0; k < values.size(); ++k) values[k] += d[k];
     }
     for (const PrescribedTarget& p : s.targets)
       for (int d = 0; d < 3; ++d) values[pattern_.diagonal_slot(3 * p.node + d)] += p.weight * s.al_stiffness;
@@ -238,7 +242,7 @@ void IncrementalPotential::gradient_and_hessian(const StepContext& s, const Posi
       contact_pattern_.grow(missing_);
     }
   };
-  parallel_both(elastic_part, contact_part);
+  parallel_both(fixed_part, contact_part);
   double* h = H.valuePtr();
   const std::vector<int>& to = contact_pattern_.fixed_slots();
   for (std::size_t k = 0; k < values.size(); ++k) h[to[k]] += values[k];
@@ -281,8 +285,8 @@ void IncrementalPotential::scatter_dense(std::size_t i, const MatX& hessian, dou
   for (std::size_t k = 0; k < slots.size(); ++k) values[slots[k]] += scale * hb[k];
 }
 
-void IncrementalPotential::fixed_part(const StepContext& s, const Positions& q, bool project, std::vector<double>& values,
-                                      VecX& elastic) const {
+void IncrementalPotential::elastic_part(const Positions& q, bool project, std::vector<double>& values,
+                                        VecX& elastic) const {
   const double h2 = params_.dt * params_.dt;
   const SparseMatrix& fixed = pattern_.mass();
   values.assign(fixed.valuePtr(), fixed.valuePtr() + fixed.nonZeros());
@@ -304,10 +308,6 @@ void IncrementalPotential::fixed_part(const StepContext& s, const Positions& q, 
     sys_.rotated_bodies()[i].gradient_and_hessian(body_nodes(sys_, body, q), g, hb);
     elastic.segment(3 * sys_.node_offset(body), g.size()) += g;
     scatter_dense(i, hb, h2, values.data());
-  }
-  if (s.damping.nonZeros() > 0) {
-    const double* d = s.damping.valuePtr();
-    for (std::size_t k = 0; k < values.size(); ++k) values[k] += d[k];
   }
 }
 

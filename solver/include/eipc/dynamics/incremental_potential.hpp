@@ -50,15 +50,16 @@ struct StepContext {
   /// taken from the last step's matrix (TimeStepper: a prescribed node left
   /// its inertial prediction, e.g. at a keyframe).
   bool fresh_start = false;
-  /// Later Newton matrices of the step take the fixed part (mass, elastic
-  /// Hessians, damping) of its first one assembled with the same projection
-  /// flag; only the contact and friction blocks are assembled afresh, and the
-  /// gradient stays exact (a chord in the elastic part: docs/performance.md,
-  /// "The elastic Hessian once per step"). TimeStepper sets it; off, every
-  /// matrix is the Hessian at its own q.
+  /// Newton matrices take the elastic part (mass and h^2 times the elastic
+  /// Hessians) of the first one assembled with the same projection flag since
+  /// the memo below was last emptied; the damping, the augmented Lagrangian,
+  /// contact and friction blocks are added afresh, and the gradient stays exact
+  /// (a chord in the elastic part: docs/performance.md, "The elastic Hessian
+  /// kept"). TimeStepper sets it and carries the memo from step to step; off,
+  /// every matrix is the Hessian at its own q.
   bool reuse_elastic_hessian = false;
-  /// That fixed part (values on the fixed pattern), unprojected and projected;
-  /// empty until assembled.
+  /// That elastic part (values on the fixed pattern), unprojected and
+  /// projected; empty until assembled.
   mutable std::array<std::vector<double>, 2> elastic_hessian_memo;
   /// The next matrix assembles its fixed part afresh (Newton: a chord that did
   /// not contract, so no part of the matrix is trusted).
@@ -103,10 +104,9 @@ public:
 private:
   /// J^T (kappa grad B(x) + grad D(x)): the contact part of the gradient, before the h^2 scale.
   VecX contact_gradient(const StepContext& s, const Positions& x, const ContactSet& contacts) const;
-  /// The Newton matrix's values on the fixed pattern at q: mass, h^2 times the
-  /// elastic Hessians, damping (no augmented Lagrangian); and dPhi/dq into `elastic`.
-  void fixed_part(const StepContext& s, const Positions& q, bool project, std::vector<double>& values,
-                  VecX& elastic) const;
+  /// The Newton matrix's values on the fixed pattern at q: mass and h^2 times
+  /// the elastic Hessians (no damping, no augmented Lagrangian); and dPhi/dq into `elastic`.
+  void elastic_part(const Positions& q, bool project, std::vector<double>& values, VecX& elastic) const;
   /// dPhi/dq of every elastic and rotated body at q, into `elastic` (zeroed, 3 x nodes).
   void elastic_gradient(const Positions& q, VecX& elastic) const;
   /// The gradient from its elastic part dPhi/dq and contact_gradient().

@@ -15,6 +15,7 @@
 #include "eipc/dynamics/step_stats.hpp"
 
 #include <chrono>
+#include <array>
 #include <optional>
 #include <vector>
 
@@ -112,6 +113,8 @@ private:
   std::vector<BodyPairForce> forces_;
   std::optional<ContactSet> contacts_;  ///< contacts at q_ (end of the last step)
   std::vector<std::optional<Positions>> target_override_;  ///< per body: set_prescribed_targets()
+  /// StepContext::elastic_hessian_memo of the last step, for the next one.
+  std::array<std::vector<double>, 2> elastic_hessian_;
 };
 
 }  // namespace eipc
