@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 namespace eipc {
@@ -129,6 +130,7 @@ NewtonResult NewtonSolver::solve(const StepContext& s, Positions& q, const std::
   bool have_direction = !s.fresh_start && chord_direction(s, q, *accepted, fixed, direction);
   // Largest fine-vertex move of `direction`, known already for a chord step.
   double move = have_direction ? sys_.max_fine_displacement(as_positions(direction)) : 0.0;
+  double last_step = std::numeric_limits<double>::infinity();  // the last accepted step's move
   for (int it = 1;; ++it) {
     if (it > params_.solver.max_newton_iters)
       throw SolverFailure("Newton did not converge in " + std::to_string(params_.solver.max_newton_iters) +
@@ -165,7 +167,12 @@ NewtonResult NewtonSolver::solve(const StepContext& s, Positions& q, const std::
                                           : std::vector<FrictionContactKey>{}};
     }
     const Positions dq = as_positions(direction);
-    if (!chord_step) move = sys_.max_fine_displacement(dq);
+    if (!chord_step) {
+      move = sys_.max_fine_displacement(dq);
+      // Not contracting: the elastic part kept from an earlier matrix may be
+      // what is poor here, so the next matrix is assembled in full.
+      if (move > kChordContraction * last_step) s.forget_elastic_hessian();
+    }
     if (converged_after_last_step(q, dq, move, contacts)) return result;
     if (early && move < early->move) {
       if (early->stop(q, contacts)) {
@@ -201,6 +208,7 @@ NewtonResult NewtonSolver::solve(const StepContext& s, Positions& q, const std::
         const double e = potential_.energy(s, trial, trial_contacts, elastic, damping);
         if (e <= *e0) {
           e0 = e;
+          last_step = alpha * move;
           q = trial;
           accepted = std::move(trial_contacts);
           break;
@@ -244,7 +252,7 @@ NewtonResult NewtonSolver::solve(const StepContext& s, Positions& q, const std::
         move = chord_move;
         have_direction = true;
       } else {
-        s.forget_elastic_hessian();  // the matrix is poor here: no part of it is kept
+        s.forget_elastic_hessian();  // as for a fresh direction above
       }
     }
   }

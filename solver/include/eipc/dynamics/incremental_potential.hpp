@@ -61,8 +61,8 @@ struct StepContext {
   /// That elastic part (values on the fixed pattern), unprojected and
   /// projected; empty until assembled.
   mutable std::array<std::vector<double>, 2> elastic_hessian_memo;
-  /// The next matrix assembles its fixed part afresh (Newton: a chord that did
-  /// not contract, so no part of the matrix is trusted).
+  /// The next matrix assembles its elastic part afresh (Newton: a direction
+  /// that did not contract, so no part of the matrix is trusted).
   void forget_elastic_hessian() const {
     for (std::vector<double>& m : elastic_hessian_memo) m.clear();
   }
