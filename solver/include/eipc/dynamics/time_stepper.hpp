@@ -14,8 +14,8 @@
 #include "eipc/dynamics/phase_times.hpp"
 #include "eipc/dynamics/step_stats.hpp"
 
-#include <chrono>
 #include <array>
+#include <chrono>
 #include <optional>
 #include <vector>
 
