@@ -83,16 +83,39 @@ TEST_CASE("the incremental potential's gradient and Hessian match finite differe
   CHECK(Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(Hp).eigenvalues().minCoeff() > 0);
 }
 
+namespace {
+
+/// A damped 0.1 m elastic box of n x n x n cells in full space, its DOF system
+/// and its potential at h = 0.01 s (the potential refers to the others: not moved).
+struct DampedBox {
+  static Body body(int n) {
+    Material m;
+    m.youngs = 1e4;
+    const TetMesh mesh = box_tet_mesh(Vec3(0, 0, 0), Vec3(0.1, 0.1, 0.1), n, n, n);
+    Body a = make_full_space_body("a", mesh.vertices, mesh.tets, boundary_faces(mesh.tets), m);
+    a.rayleigh_beta = 0.01;
+    return a;
+  }
+  static SimulationParams params() {
+    SimulationParams p;
+    p.dt = 0.01;
+    return p;
+  }
+  explicit DampedBox(int n) : sys({body(n)}), ip(sys, p) {}
+  DampedBox(const DampedBox&) = delete;
+
+  SimulationParams p = params();
+  DofSystem sys;
+  IncrementalPotential ip;
+};
+
+}  // namespace
+
 TEST_CASE("the damping products by rows equal Eigen's product bit for bit", "[dynamics][damping]") {
-  Material m;
-  m.youngs = 1e4;
-  const TetMesh mesh = box_tet_mesh(Vec3(0, 0, 0), Vec3(0.1, 0.1, 0.1), 3, 3, 3);
-  Body a = make_full_space_body("a", mesh.vertices, mesh.tets, boundary_faces(mesh.tets), m);
-  a.rayleigh_beta = 0.01;
-  SimulationParams p;
-  p.dt = 0.01;
-  const DofSystem sys({a});
-  const IncrementalPotential ip(sys, p);
+  const DampedBox box(3);
+  const DofSystem& sys = box.sys;
+  const SimulationParams& p = box.p;
+  const IncrementalPotential& ip = box.ip;
   std::mt19937 rng(5);
   std::uniform_real_distribution<double> u(-1, 1);
   const Positions q0 = sys.rest_nodes();
@@ -124,15 +147,10 @@ TEST_CASE("the damping products by rows equal Eigen's product bit for bit", "[dy
 
 TEST_CASE("later Newton matrices reuse the elastic part of an earlier one; the gradient stays exact",
           "[dynamics][reuse]") {
-  Material m;
-  m.youngs = 1e4;
-  const TetMesh mesh = box_tet_mesh(Vec3(0, 0, 0), Vec3(0.1, 0.1, 0.1), 2, 2, 2);
-  Body a = make_full_space_body("a", mesh.vertices, mesh.tets, boundary_faces(mesh.tets), m);
-  a.rayleigh_beta = 0.01;
-  SimulationParams p;
-  p.dt = 0.01;
-  const DofSystem sys({a});
-  const IncrementalPotential ip(sys, p);
+  const DampedBox box(2);
+  const DofSystem& sys = box.sys;
+  const SimulationParams& p = box.p;
+  const IncrementalPotential& ip = box.ip;
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> u(-1, 1);
   const Positions q0 = sys.rest_nodes();
