@@ -120,11 +120,12 @@ void overlaps_by_leaf(const AabbTree& queries, const AabbTree& tree, bool self, 
     for (const int* i = begin; i != end; ++i) {
       const Aabb& box = queries.box(*i);
       // Appended without a branch: about one near box in six overlaps (Aabb::overlaps).
+      // Within one tree only the boxes above i (near is ascending).
       hits.resize(near.size());
       std::size_t count = 0;
-      for (int j : near) {
-        hits[count] = j;
-        count += std::size_t((!self || j > *i) & tree.box(j).overlaps(box));
+      for (auto j = self ? std::upper_bound(near.begin(), near.end(), *i) : near.begin(); j != near.end(); ++j) {
+        hits[count] = *j;
+        count += std::size_t(tree.box(*j).overlaps(box));
       }
       hits.resize(count);
       emit(*i, hits);
@@ -158,7 +159,7 @@ Candidates pairs_within(const CollisionMesh& mesh, const PartBoxes& b, const Mes
                       for (int k : hits) {
                         const int f = part.faces[std::size_t(k)];
                         if (mesh.faces(f, 0) != v && mesh.faces(f, 1) != v && mesh.faces(f, 2) != v &&
-                            !(exclusion && exclusion->excludes(mesh, PointTriangleCandidate{v, f})))
+                            !(exclusion && exclusion->excludes(PointTriangleCandidate{v, f})))
                           dst.push_back({v, f});
                       }
                     });
@@ -169,7 +170,7 @@ Candidates pairs_within(const CollisionMesh& mesh, const PartBoxes& b, const Mes
                       const int a = part.edges[std::size_t(i)];
                       for (int k : hits) {
                         const int e = part.edges[std::size_t(k)];
-                        if (!shares_vertex(mesh, a, e) && !(exclusion && exclusion->excludes(mesh, EdgeEdgeCandidate{a, e})))
+                        if (!shares_vertex(mesh, a, e) && !(exclusion && exclusion->excludes(EdgeEdgeCandidate{a, e})))
                           dst.push_back({a, e});
                       }
                     });
@@ -205,27 +206,36 @@ PatchExclusion::PatchExclusion(const CollisionMesh& mesh, const Candidates& at_r
            [](const auto& c) { return c.face; }, vertex_start_, face_of_);
   by_first(at_risk.edge_edge, int(mesh.edges.rows()), [](const auto& c) { return c.edge_a; },
            [](const auto& c) { return c.edge_b; }, edge_start_, edge_of_);
+  auto pieces_of = [&](const auto& vertices) {
+    return Pieces{common_piece(mesh.vertex_patch, vertices), common_piece(mesh.vertex_region, vertices)};
+  };
+  for (int v = 0; v < mesh.num_vertices(); ++v) vertex_pieces_.push_back(pieces_of(std::array<int, 1>{v}));
+  for (int f = 0; f < int(mesh.faces.rows()); ++f)
+    face_pieces_.push_back(pieces_of(std::array<int, 3>{mesh.faces(f, 0), mesh.faces(f, 1), mesh.faces(f, 2)}));
+  for (int e = 0; e < int(mesh.edges.rows()); ++e)
+    edge_pieces_.push_back(pieces_of(std::array<int, 2>{mesh.edges(e, 0), mesh.edges(e, 1)}));
 }
 
-bool PatchExclusion::in_trusted_piece(const CollisionMesh& mesh, const std::array<int, 4>& vertices) const {
-  for (const std::vector<int>* piece : {&mesh.vertex_patch, &mesh.vertex_region}) {
-    const int p = common_piece(*piece, vertices);
-    if (p >= 0 && std::size_t(p) < trusted.size() && trusted[std::size_t(p)]) return true;
-  }
-  return false;
+bool PatchExclusion::in_trusted_piece(const Pieces& a, const Pieces& b) const {
+  // The vertices of both lie in one piece when each one's do, in the same.
+  auto trusted_common = [&](int p, int q) {
+    return p >= 0 && p == q && std::size_t(p) < trusted.size() && trusted[std::size_t(p)];
+  };
+  return trusted_common(a.patch, b.patch) || trusted_common(a.region, b.region);
 }
 
-bool PatchExclusion::excludes(const CollisionMesh& mesh, const PointTriangleCandidate& c) const {
-  if (!in_trusted_piece(mesh, {c.vertex, mesh.faces(c.face, 0), mesh.faces(c.face, 1), mesh.faces(c.face, 2)}))
+bool PatchExclusion::excludes(const PointTriangleCandidate& c) const {
+  if (vertex_pieces_.empty() ||
+      !in_trusted_piece(vertex_pieces_[std::size_t(c.vertex)], face_pieces_[std::size_t(c.face)]))
     return false;
-  return vertex_start_.empty() || !listed(vertex_start_, face_of_, c.vertex, c.face);
+  return !listed(vertex_start_, face_of_, c.vertex, c.face);
 }
 
-bool PatchExclusion::excludes(const CollisionMesh& mesh, const EdgeEdgeCandidate& c) const {
-  if (!in_trusted_piece(mesh, {mesh.edges(c.edge_a, 0), mesh.edges(c.edge_a, 1), mesh.edges(c.edge_b, 0),
-                               mesh.edges(c.edge_b, 1)}))
+bool PatchExclusion::excludes(const EdgeEdgeCandidate& c) const {
+  if (edge_pieces_.empty() ||
+      !in_trusted_piece(edge_pieces_[std::size_t(c.edge_a)], edge_pieces_[std::size_t(c.edge_b)]))
     return false;
-  return edge_start_.empty() || !listed(edge_start_, edge_of_, c.edge_a, c.edge_b);
+  return !listed(edge_start_, edge_of_, c.edge_a, c.edge_b);
 }
 
 BroadPhaseTrees::Fitted BroadPhaseTrees::fit(int body, std::vector<Aabb> faces, std::vector<Aabb> edges,
