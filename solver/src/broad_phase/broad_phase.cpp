@@ -102,9 +102,10 @@ bool shares_vertex(const CollisionMesh& mesh, int a, int b) {
 // A leaf query costs ~1 us: 16 leaves make a chunk worth a task.
 constexpr std::size_t kLeafChunk = 16;
 
-/// emit(i, hits) for every box i of `queries` in leaves [first, last), with the
-/// boxes of `tree` overlapping it (above i when `self`, i.e. queries == tree),
-/// ascending. One walk down `tree` per leaf of `queries`, with the leaf's box:
+/// emit(i, hits, hits_end) for every box i of `queries` in leaves [first, last),
+/// with the boxes of `tree` overlapping it (above i when `self`, i.e. queries ==
+/// tree), ascending in [hits, hits_end). One walk down `tree` per leaf of
+/// `queries`, with the leaf's box:
 /// its members lie close together, so the walk finds a few more boxes than one
 /// member's would and serves them all.
 template <class Emit>
@@ -117,18 +118,17 @@ void overlaps_by_leaf(const AabbTree& queries, const AabbTree& tree, bool self, 
     near.clear();
     tree.query(queries.leaf_box(k), near, self ? *std::min_element(begin, end) : -1);
     std::sort(near.begin(), near.end());
+    if (hits.size() < near.size()) hits.resize(near.size());
     for (const int* i = begin; i != end; ++i) {
       const Aabb& box = queries.box(*i);
       // Appended without a branch: about one near box in six overlaps (Aabb::overlaps).
       // Within one tree only the boxes above i (near is ascending).
-      hits.resize(near.size());
-      std::size_t count = 0;
+      int* hit = hits.data();
       for (auto j = self ? std::upper_bound(near.begin(), near.end(), *i) : near.begin(); j != near.end(); ++j) {
-        hits[count] = *j;
-        count += std::size_t(tree.box(*j).overlaps(box));
+        *hit = *j;
+        hit += int(tree.box(*j).overlaps(box));
       }
-      hits.resize(count);
-      emit(*i, hits);
+      emit(*i, hits.data(), hit);
     }
   }
 }
@@ -154,10 +154,10 @@ Candidates pairs_within(const CollisionMesh& mesh, const PartBoxes& b, const Mes
   Candidates out;
   parallel_gather(std::size_t(b.vertices->num_leaves()), kLeafChunk, out.point_triangle,
                   [&](std::size_t first, std::size_t last, std::vector<PointTriangleCandidate>& dst) {
-                    overlaps_by_leaf(*b.vertices, *b.faces, false, first, last, [&](int i, const std::vector<int>& hits) {
+                    overlaps_by_leaf(*b.vertices, *b.faces, false, first, last, [&](int i, const int* hits, const int* hits_end) {
                       const int v = part.vertices[std::size_t(i)];
-                      for (int k : hits) {
-                        const int f = part.faces[std::size_t(k)];
+                      for (const int* k = hits; k != hits_end; ++k) {
+                        const int f = part.faces[std::size_t(*k)];
                         if (mesh.faces(f, 0) != v && mesh.faces(f, 1) != v && mesh.faces(f, 2) != v &&
                             !(exclusion && exclusion->excludes(PointTriangleCandidate{v, f})))
                           dst.push_back({v, f});
@@ -166,10 +166,10 @@ Candidates pairs_within(const CollisionMesh& mesh, const PartBoxes& b, const Mes
                   });
   parallel_gather(std::size_t(b.edges->num_leaves()), kLeafChunk, out.edge_edge,
                   [&](std::size_t first, std::size_t last, std::vector<EdgeEdgeCandidate>& dst) {
-                    overlaps_by_leaf(*b.edges, *b.edges, true, first, last, [&](int i, const std::vector<int>& hits) {
+                    overlaps_by_leaf(*b.edges, *b.edges, true, first, last, [&](int i, const int* hits, const int* hits_end) {
                       const int a = part.edges[std::size_t(i)];
-                      for (int k : hits) {
-                        const int e = part.edges[std::size_t(k)];
+                      for (const int* k = hits; k != hits_end; ++k) {
+                        const int e = part.edges[std::size_t(*k)];
                         if (!shares_vertex(mesh, a, e) && !(exclusion && exclusion->excludes(EdgeEdgeCandidate{a, e})))
                           dst.push_back({a, e});
                       }
@@ -330,8 +330,8 @@ Candidates find_candidates_between_bodies(const CollisionMesh& mesh, const Posit
       if (!covered(own, other) || !vertices.bounds().overlaps(faces.bounds())) continue;
       parallel_gather(std::size_t(vertices.num_leaves()), kLeafChunk, out.point_triangle,
                       [&](std::size_t first, std::size_t last, std::vector<PointTriangleCandidate>& dst) {
-                        overlaps_by_leaf(vertices, faces, false, first, last, [&](int i, const std::vector<int>& hits) {
-                          for (int k : hits) dst.push_back({parts[own]->vertices[std::size_t(i)], parts[other]->faces[std::size_t(k)]});
+                        overlaps_by_leaf(vertices, faces, false, first, last, [&](int i, const int* hits, const int* hits_end) {
+                          for (const int* k = hits; k != hits_end; ++k) dst.push_back({parts[own]->vertices[std::size_t(i)], parts[other]->faces[std::size_t(*k)]});
                         });
                       });
     }
@@ -341,10 +341,10 @@ Candidates find_candidates_between_bodies(const CollisionMesh& mesh, const Posit
       if (!covered(own, other) || !edges.bounds().overlaps(others.bounds())) continue;
       parallel_gather(std::size_t(edges.num_leaves()), kLeafChunk, out.edge_edge,
                       [&](std::size_t first, std::size_t last, std::vector<EdgeEdgeCandidate>& dst) {
-                        overlaps_by_leaf(edges, others, false, first, last, [&](int i, const std::vector<int>& hits) {
+                        overlaps_by_leaf(edges, others, false, first, last, [&](int i, const int* hits, const int* hits_end) {
                           const int a = parts[own]->edges[std::size_t(i)];
-                          for (int k : hits) {
-                            const int b = parts[other]->edges[std::size_t(k)];
+                          for (const int* k = hits; k != hits_end; ++k) {
+                            const int b = parts[other]->edges[std::size_t(*k)];
                             dst.push_back({std::min(a, b), std::max(a, b)});
                           }
                         });

@@ -80,15 +80,15 @@ void AabbTree::query(const Aabb& q, std::vector<int>& out, int min_index) const 
     const Node& n = nodes_[std::size_t(stack[--top])];
     if (!n.box.overlaps(q)) continue;
     if (n.left < 0) {
-      // Appended without a branch (Aabb::overlaps).
-      std::size_t count = out.size();
-      out.resize(count + std::size_t(n.end - n.begin));
+      // Gathered without a branch (Aabb::overlaps), appended at once.
+      int found[kLeafSize];
+      int count = 0;
       for (int i = n.begin; i < n.end; ++i) {
         const int b = order_[std::size_t(i)];
-        out[count] = b;
-        count += std::size_t((b > min_index) & boxes_[std::size_t(b)].overlaps(q));
+        found[count] = b;
+        count += int((b > min_index) & boxes_[std::size_t(b)].overlaps(q));
       }
-      out.resize(count);
+      if (count > 0) out.insert(out.end(), found, found + count);
     } else {
       stack[top++] = n.left;
       stack[top++] = n.right;

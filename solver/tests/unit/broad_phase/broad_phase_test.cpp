@@ -6,6 +6,7 @@
 #include "eipc/util/parallel.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <random>
 #include <set>
@@ -228,4 +229,40 @@ TEST_CASE("a box tree refit to new boxes answers like one built on them", "[cont
   std::iota(all.begin(), all.end(), 0);
   CHECK(seen == all);
   CHECK(tree.num_leaves() > 200 / 8);
+}
+
+TEST_CASE("boxes overlap exactly when they meet on every axis", "[contact][broad_phase]") {
+  // Aabb::overlaps tests axes 0-1 as one SSE2 packet: against the six scalar
+  // comparisons, on coordinates from a coarse grid (touching faces, edges
+  // and corners are common), and on empty and infinite boxes.
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<int> grid(-3, 3);
+  auto random_box = [&] {
+    Aabb b;
+    for (int k = 0; k < 3; ++k) {
+      const double p = 0.5 * grid(rng), q = 0.5 * grid(rng);
+      b.lo[k] = std::min(p, q);
+      b.hi[k] = std::max(p, q);
+    }
+    return b;
+  };
+  auto scalar = [](const Aabb& a, const Aabb& b) {
+    bool all = true;
+    for (int k = 0; k < 3; ++k) all = all && a.lo[k] <= b.hi[k] && b.lo[k] <= a.hi[k];
+    return all;
+  };
+  int overlapping = 0;
+  for (int n = 0; n < 20000; ++n) {
+    const Aabb a = random_box(), b = random_box();
+    REQUIRE(a.overlaps(b) == scalar(a, b));
+    REQUIRE(b.overlaps(a) == scalar(a, b));
+    overlapping += scalar(a, b);
+  }
+  CHECK(overlapping > 2000);
+  CHECK(overlapping < 18000);
+  Aabb all;
+  all.lo.setConstant(-std::numeric_limits<double>::infinity());
+  all.hi.setConstant(std::numeric_limits<double>::infinity());
+  CHECK(all.overlaps(random_box()));
+  CHECK_FALSE(Aabb{}.overlaps(random_box()));  // an empty box meets no finite one
 }
