@@ -11,7 +11,8 @@ namespace eipc {
 
 namespace {
 
-Eigen::Array3d row(const Positions& x, int v) { return x.row(v).transpose().array(); }
+/// Vertex v's coordinates (Positions are row-major: contiguous).
+Eigen::Map<const Eigen::Array3d> row(const Positions& x, int v) { return Eigen::Map<const Eigen::Array3d>(&x(v, 0)); }
 
 void extend_both(Aabb& box, const Positions& x0, const Positions& x1, int v) {
   box.extend(row(x0, v));
