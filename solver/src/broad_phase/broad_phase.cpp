@@ -104,11 +104,13 @@ bool shares_vertex(const CollisionMesh& mesh, int a, int b) {
 constexpr std::size_t kLeafChunk = 16;
 
 /// emit(i, hits, hits_end) for every box i of `queries` in leaves [first, last),
-/// with the boxes of `tree` overlapping it (above i when `self`, i.e. queries ==
-/// tree), ascending in [hits, hits_end). One walk down `tree` per leaf of
-/// `queries`, with the leaf's box:
-/// its members lie close together, so the walk finds a few more boxes than one
-/// member's would and serves them all.
+/// with boxes of `tree` overlapping it in [hits, hits_end). One walk down
+/// `tree` per leaf of `queries`, with the leaf's box: its members lie close
+/// together, so the walk finds a few more boxes than one member's would and
+/// serves them all. Between two trees: every box overlapping i, ascending.
+/// Within one (`self`, queries == tree): each overlapping pair once, in no
+/// order, from the earlier leaf of the two (its members against each other and
+/// against the later leaves' boxes), so that no two leaves meet twice.
 template <class Emit>
 void overlaps_by_leaf(const AabbTree& queries, const AabbTree& tree, bool self, std::size_t first, std::size_t last,
                       Emit&& emit) {
@@ -117,18 +119,22 @@ void overlaps_by_leaf(const AabbTree& queries, const AabbTree& tree, bool self, 
     const int* begin = queries.leaf_begin(k);
     const int* end = queries.leaf_end(k);
     near.clear();
-    tree.query(queries.leaf_box(k), near, self ? *std::min_element(begin, end) : -1);
-    std::sort(near.begin(), near.end());
-    if (hits.size() < near.size()) hits.resize(near.size());
+    tree.query(queries.leaf_box(k), near, self ? k + 1 : 0);
+    if (!self) std::sort(near.begin(), near.end());
+    hits.resize(std::max(hits.size(), near.size() + std::size_t(end - begin)));
     for (const int* i = begin; i != end; ++i) {
       const Aabb& box = queries.box(*i);
       // Appended without a branch: about one near box in six overlaps (Aabb::overlaps).
-      // Within one tree only the boxes above i (near is ascending).
       int* hit = hits.data();
-      for (auto j = self ? std::upper_bound(near.begin(), near.end(), *i) : near.begin(); j != near.end(); ++j) {
-        *hit = *j;
-        hit += int(tree.box(*j).overlaps(box));
+      for (int j : near) {
+        *hit = j;
+        hit += int(tree.box(j).overlaps(box));
       }
+      if (self)
+        for (const int* j = i + 1; j != end; ++j) {
+          *hit = *j;
+          hit += int(tree.box(*j).overlaps(box));
+        }
       emit(*i, hits.data(), hit);
     }
   }
@@ -171,14 +177,18 @@ Candidates pairs_within(const CollisionMesh& mesh, const PartBoxes& b, const Mes
                       const int a = part.edges[std::size_t(i)];
                       for (const int* k = hits; k != hits_end; ++k) {
                         const int e = part.edges[std::size_t(*k)];
-                        if (!shares_vertex(mesh, a, e) && !(exclusion && exclusion->excludes(EdgeEdgeCandidate{a, e})))
-                          dst.push_back({a, e});
+                        const EdgeEdgeCandidate c{std::min(a, e), std::max(a, e)};
+                        if (!shares_vertex(mesh, a, e) && !(exclusion && exclusion->excludes(c))) dst.push_back(c);
                       }
                     });
                   });
-  // Leaf order is spatial; Candidates are ordered by first primitive.
+  // Leaf order is spatial; Candidates are ordered by first primitive, then
+  // second (a vertex's faces come ascending; an edge's pairs from any leaf).
   order_by_first(out.point_triangle, mesh.num_vertices(), [](const PointTriangleCandidate& c) { return c.vertex; });
-  order_by_first(out.edge_edge, int(mesh.edges.rows()), [](const EdgeEdgeCandidate& c) { return c.edge_a; });
+  const std::vector<int> start =
+      order_by_first(out.edge_edge, int(mesh.edges.rows()), [](const EdgeEdgeCandidate& c) { return c.edge_a; });
+  for (std::size_t a = 0; a + 1 < start.size(); ++a)
+    std::sort(out.edge_edge.begin() + start[a], out.edge_edge.begin() + start[a + 1]);
   return out;
 }
 

@@ -43,8 +43,9 @@ public:
   /// depends on how well the old shape suits the new boxes.
   void refit(std::vector<Aabb> boxes);
 
-  /// Appends to `out` the index of every box above `min_index` overlapping `query` (unsorted).
-  void query(const Aabb& query, std::vector<int>& out, int min_index = -1) const;
+  /// Appends to `out` the index of every box in leaf `from_leaf` or a later
+  /// one (leaf_begin) overlapping `query` (unsorted).
+  void query(const Aabb& query, std::vector<int>& out, int from_leaf = 0) const;
   int size() const { return static_cast<int>(boxes_.size()); }
   const Aabb& box(int i) const { return boxes_[std::size_t(i)]; }
 
@@ -63,7 +64,7 @@ private:
   struct Node {
     Aabb box;
     int left = -1, right = -1;  ///< children; -1 for a leaf
-    int begin = 0, end = 0;     ///< leaf range in order_
+    int begin = 0, end = 0;     ///< its boxes' range in order_
   };
   /// Node of order_[begin, end), split at the median centre along the widest axis; its index.
   int split(int begin, int end, const std::vector<Eigen::Array3d>& centres);

@@ -266,3 +266,38 @@ TEST_CASE("boxes overlap exactly when they meet on every axis", "[contact][broad
   CHECK(all.overlaps(random_box()));
   CHECK_FALSE(Aabb{}.overlaps(random_box()));  // an empty box meets no finite one
 }
+
+TEST_CASE("a box tree queried from a leaf on finds exactly the overlapping boxes of that leaf and the later ones",
+          "[contact][broad_phase]") {
+  // The walk within one tree meets each pair of leaves once, from the earlier
+  // one: against brute force over the leaves' members, after a refit too.
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> u(0.0, 1.0), size(0.0, 0.15);
+  auto random_boxes = [&](int n) {
+    std::vector<Aabb> boxes(std::size_t(n), Aabb{});
+    for (Aabb& b : boxes) {
+      b.lo = Eigen::Array3d(u(rng), u(rng), u(rng));
+      b.hi = b.lo + Eigen::Array3d(size(rng), size(rng), size(rng));
+    }
+    return boxes;
+  };
+  AabbTree tree(random_boxes(300));
+  const std::vector<Aabb> moved = random_boxes(300);
+  tree.refit(moved);
+  std::size_t found = 0;
+  for (int from = 0; from <= tree.num_leaves(); from += 3) {
+    std::vector<char> later(moved.size(), 0);
+    for (int k = from; k < tree.num_leaves(); ++k)
+      for (const int* i = tree.leaf_begin(k); i != tree.leaf_end(k); ++i) later[std::size_t(*i)] = 1;
+    for (const Aabb& q : random_boxes(20)) {
+      std::vector<int> got, want;
+      tree.query(q, got, from);
+      for (int i = 0; i < int(moved.size()); ++i)
+        if (later[std::size_t(i)] && moved[std::size_t(i)].overlaps(q)) want.push_back(i);
+      std::sort(got.begin(), got.end());
+      REQUIRE(got == want);
+      found += got.size();
+    }
+  }
+  CHECK(found > 100);
+}
