@@ -101,6 +101,17 @@ bool subset(const std::vector<T>& small, const std::vector<T>& big) {
   return true;
 }
 
+/// n boxes with corners in the unit cube and sides up to max_size.
+std::vector<Aabb> random_unit_boxes(int n, double max_size, std::mt19937& rng) {
+  std::uniform_real_distribution<double> u(0.0, 1.0), size(0.0, max_size);
+  std::vector<Aabb> boxes(std::size_t(n), Aabb{});
+  for (Aabb& b : boxes) {
+    b.lo = Eigen::Array3d(u(rng), u(rng), u(rng));
+    b.hi = b.lo + Eigen::Array3d(size(rng), size(rng), size(rng));
+  }
+  return boxes;
+}
+
 }  // namespace
 
 TEST_CASE("broad phase finds exactly the brute-force overlapping pairs", "[contact][broad_phase]") {
@@ -194,15 +205,7 @@ TEST_CASE("broad phase with kept trees refit to new positions finds what fresh t
 
 TEST_CASE("a box tree refit to new boxes answers like one built on them", "[contact][broad_phase]") {
   std::mt19937 rng(5);
-  std::uniform_real_distribution<double> u(0.0, 1.0), size(0.0, 0.1);
-  auto random_boxes = [&](int n) {
-    std::vector<Aabb> boxes(std::size_t(n), Aabb{});
-    for (Aabb& b : boxes) {
-      b.lo = Eigen::Array3d(u(rng), u(rng), u(rng));
-      b.hi = b.lo + Eigen::Array3d(size(rng), size(rng), size(rng));
-    }
-    return boxes;
-  };
+  auto random_boxes = [&](int n) { return random_unit_boxes(n, 0.1, rng); };
   AabbTree tree(random_boxes(200));
   const std::vector<Aabb> moved = random_boxes(200);
   tree.refit(moved);
@@ -272,15 +275,7 @@ TEST_CASE("a box tree queried from a leaf on finds exactly the overlapping boxes
   // The walk within one tree meets each pair of leaves once, from the earlier
   // one: against brute force over the leaves' members, after a refit too.
   std::mt19937 rng(11);
-  std::uniform_real_distribution<double> u(0.0, 1.0), size(0.0, 0.15);
-  auto random_boxes = [&](int n) {
-    std::vector<Aabb> boxes(std::size_t(n), Aabb{});
-    for (Aabb& b : boxes) {
-      b.lo = Eigen::Array3d(u(rng), u(rng), u(rng));
-      b.hi = b.lo + Eigen::Array3d(size(rng), size(rng), size(rng));
-    }
-    return boxes;
-  };
+  auto random_boxes = [&](int n) { return random_unit_boxes(n, 0.15, rng); };
   AabbTree tree(random_boxes(300));
   const std::vector<Aabb> moved = random_boxes(300);
   tree.refit(moved);
