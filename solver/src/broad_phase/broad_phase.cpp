@@ -104,13 +104,13 @@ bool shares_vertex(const CollisionMesh& mesh, int a, int b) {
 constexpr std::size_t kLeafChunk = 16;
 
 /// emit(i, hits, hits_end) for every box i of `queries` in leaves [first, last),
-/// with boxes of `tree` overlapping it in [hits, hits_end). One walk down
-/// `tree` per leaf of `queries`, with the leaf's box: its members lie close
-/// together, so the walk finds a few more boxes than one member's would and
-/// serves them all. Between two trees: every box overlapping i, ascending.
-/// Within one (`self`, queries == tree): each overlapping pair once, in no
-/// order, from the earlier leaf of the two (its members against each other and
-/// against the later leaves' boxes), so that no two leaves meet twice.
+/// with boxes of `tree` overlapping it in [hits, hits_end), in no order. One
+/// walk down `tree` per leaf of `queries`, with the leaf's box: its members lie
+/// close together, so the walk finds a few more boxes than one member's would
+/// and serves them all. Between two trees: every box overlapping i. Within one
+/// (`self`, queries == tree): each overlapping pair once, from the earlier leaf
+/// of the two (its members against each other and against the later leaves'
+/// boxes), so that no two leaves meet twice.
 template <class Emit>
 void overlaps_by_leaf(const AabbTree& queries, const AabbTree& tree, bool self, std::size_t first, std::size_t last,
                       Emit&& emit) {
@@ -120,7 +120,6 @@ void overlaps_by_leaf(const AabbTree& queries, const AabbTree& tree, bool self, 
     const int* end = queries.leaf_end(k);
     near.clear();
     tree.query(queries.leaf_box(k), near, self ? k + 1 : 0);
-    if (!self) std::sort(near.begin(), near.end());
     hits.resize(std::max(hits.size(), near.size() + std::size_t(end - begin)));
     for (const int* i = begin; i != end; ++i) {
       const Aabb& box = queries.box(*i);
@@ -154,6 +153,14 @@ std::vector<int> order_by_first(std::vector<T>& pairs, int n, First first) {
   return start;
 }
 
+/// `pairs` (0 <= first(pair) < n) in Candidates order: by first, then each
+/// first's run sorted (short runs: cheaper than sorting them all).
+template <class T, class First>
+void in_candidates_order(std::vector<T>& pairs, int n, First first) {
+  const std::vector<int> start = order_by_first(pairs, n, first);
+  for (int i = 0; i < n; ++i) std::sort(pairs.begin() + start[std::size_t(i)], pairs.begin() + start[std::size_t(i) + 1]);
+}
+
 /// All pairs of one part's primitives whose boxes `b` overlap (see
 /// find_candidates) but those `exclusion` leaves out.
 Candidates pairs_within(const CollisionMesh& mesh, const PartBoxes& b, const MeshPart& part,
@@ -182,13 +189,9 @@ Candidates pairs_within(const CollisionMesh& mesh, const PartBoxes& b, const Mes
                       }
                     });
                   });
-  // Leaf order is spatial; Candidates are ordered by first primitive, then
-  // second (a vertex's faces come ascending; an edge's pairs from any leaf).
-  order_by_first(out.point_triangle, mesh.num_vertices(), [](const PointTriangleCandidate& c) { return c.vertex; });
-  const std::vector<int> start =
-      order_by_first(out.edge_edge, int(mesh.edges.rows()), [](const EdgeEdgeCandidate& c) { return c.edge_a; });
-  for (std::size_t a = 0; a + 1 < start.size(); ++a)
-    std::sort(out.edge_edge.begin() + start[a], out.edge_edge.begin() + start[a + 1]);
+  // Leaf order is spatial, and a leaf's hits come in no order.
+  in_candidates_order(out.point_triangle, mesh.num_vertices(), [](const PointTriangleCandidate& c) { return c.vertex; });
+  in_candidates_order(out.edge_edge, int(mesh.edges.rows()), [](const EdgeEdgeCandidate& c) { return c.edge_a; });
   return out;
 }
 
