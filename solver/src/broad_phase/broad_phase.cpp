@@ -11,7 +11,8 @@ namespace eipc {
 
 namespace {
 
-Eigen::Array3d row(const Positions& x, int v) { return x.row(v).transpose().array(); }
+/// Vertex v's coordinates (Positions are row-major: contiguous).
+Eigen::Map<const Eigen::Array3d> row(const Positions& x, int v) { return Eigen::Map<const Eigen::Array3d>(&x(v, 0)); }
 
 void extend_both(Aabb& box, const Positions& x0, const Positions& x1, int v) {
   box.extend(row(x0, v));
@@ -102,11 +103,14 @@ bool shares_vertex(const CollisionMesh& mesh, int a, int b) {
 // A leaf query costs ~1 us: 16 leaves make a chunk worth a task.
 constexpr std::size_t kLeafChunk = 16;
 
-/// emit(i, hits) for every box i of `queries` in leaves [first, last), with the
-/// boxes of `tree` overlapping it (above i when `self`, i.e. queries == tree),
-/// ascending. One walk down `tree` per leaf of `queries`, with the leaf's box:
-/// its members lie close together, so the walk finds a few more boxes than one
-/// member's would and serves them all.
+/// emit(i, hits, hits_end) for every box i of `queries` in leaves [first, last),
+/// with boxes of `tree` overlapping it in [hits, hits_end), in no order. One
+/// walk down `tree` per leaf of `queries`, with the leaf's box: its members lie
+/// close together, so the walk finds a few more boxes than one member's would
+/// and serves them all. Between two trees: every box overlapping i. Within one
+/// (`self`, queries == tree): each overlapping pair once, from the earlier leaf
+/// of the two (its members against each other and against the later leaves'
+/// boxes), so that no two leaves meet twice.
 template <class Emit>
 void overlaps_by_leaf(const AabbTree& queries, const AabbTree& tree, bool self, std::size_t first, std::size_t last,
                       Emit&& emit) {
@@ -115,19 +119,22 @@ void overlaps_by_leaf(const AabbTree& queries, const AabbTree& tree, bool self, 
     const int* begin = queries.leaf_begin(k);
     const int* end = queries.leaf_end(k);
     near.clear();
-    tree.query(queries.leaf_box(k), near, self ? *std::min_element(begin, end) : -1);
-    std::sort(near.begin(), near.end());
+    tree.query(queries.leaf_box(k), near, self ? k + 1 : 0);
+    hits.resize(std::max(hits.size(), near.size() + std::size_t(end - begin)));
     for (const int* i = begin; i != end; ++i) {
       const Aabb& box = queries.box(*i);
       // Appended without a branch: about one near box in six overlaps (Aabb::overlaps).
-      hits.resize(near.size());
-      std::size_t count = 0;
+      int* hit = hits.data();
       for (int j : near) {
-        hits[count] = j;
-        count += std::size_t((!self || j > *i) & tree.box(j).overlaps(box));
+        *hit = j;
+        hit += int(tree.box(j).overlaps(box));
       }
-      hits.resize(count);
-      emit(*i, hits);
+      if (self)
+        for (const int* j = i + 1; j != end; ++j) {
+          *hit = *j;
+          hit += int(tree.box(*j).overlaps(box));
+        }
+      emit(*i, hits.data(), hit);
     }
   }
 }
@@ -146,6 +153,14 @@ std::vector<int> order_by_first(std::vector<T>& pairs, int n, First first) {
   return start;
 }
 
+/// `pairs` (0 <= first(pair) < n) in Candidates order: by first, then each
+/// first's run sorted (short runs: cheaper than sorting them all).
+template <class T, class First>
+void in_candidates_order(std::vector<T>& pairs, int n, First first) {
+  const std::vector<int> start = order_by_first(pairs, n, first);
+  for (int i = 0; i < n; ++i) std::sort(pairs.begin() + start[std::size_t(i)], pairs.begin() + start[std::size_t(i) + 1]);
+}
+
 /// All pairs of one part's primitives whose boxes `b` overlap (see
 /// find_candidates) but those `exclusion` leaves out.
 Candidates pairs_within(const CollisionMesh& mesh, const PartBoxes& b, const MeshPart& part,
@@ -153,30 +168,30 @@ Candidates pairs_within(const CollisionMesh& mesh, const PartBoxes& b, const Mes
   Candidates out;
   parallel_gather(std::size_t(b.vertices->num_leaves()), kLeafChunk, out.point_triangle,
                   [&](std::size_t first, std::size_t last, std::vector<PointTriangleCandidate>& dst) {
-                    overlaps_by_leaf(*b.vertices, *b.faces, false, first, last, [&](int i, const std::vector<int>& hits) {
+                    overlaps_by_leaf(*b.vertices, *b.faces, false, first, last, [&](int i, const int* hits, const int* hits_end) {
                       const int v = part.vertices[std::size_t(i)];
-                      for (int k : hits) {
-                        const int f = part.faces[std::size_t(k)];
+                      for (const int* k = hits; k != hits_end; ++k) {
+                        const int f = part.faces[std::size_t(*k)];
                         if (mesh.faces(f, 0) != v && mesh.faces(f, 1) != v && mesh.faces(f, 2) != v &&
-                            !(exclusion && exclusion->excludes(mesh, PointTriangleCandidate{v, f})))
+                            !(exclusion && exclusion->excludes(PointTriangleCandidate{v, f})))
                           dst.push_back({v, f});
                       }
                     });
                   });
   parallel_gather(std::size_t(b.edges->num_leaves()), kLeafChunk, out.edge_edge,
                   [&](std::size_t first, std::size_t last, std::vector<EdgeEdgeCandidate>& dst) {
-                    overlaps_by_leaf(*b.edges, *b.edges, true, first, last, [&](int i, const std::vector<int>& hits) {
+                    overlaps_by_leaf(*b.edges, *b.edges, true, first, last, [&](int i, const int* hits, const int* hits_end) {
                       const int a = part.edges[std::size_t(i)];
-                      for (int k : hits) {
-                        const int e = part.edges[std::size_t(k)];
-                        if (!shares_vertex(mesh, a, e) && !(exclusion && exclusion->excludes(mesh, EdgeEdgeCandidate{a, e})))
-                          dst.push_back({a, e});
+                      for (const int* k = hits; k != hits_end; ++k) {
+                        const int e = part.edges[std::size_t(*k)];
+                        const EdgeEdgeCandidate c{std::min(a, e), std::max(a, e)};
+                        if (!shares_vertex(mesh, a, e) && !(exclusion && exclusion->excludes(c))) dst.push_back(c);
                       }
                     });
                   });
-  // Leaf order is spatial; Candidates are ordered by first primitive.
-  order_by_first(out.point_triangle, mesh.num_vertices(), [](const PointTriangleCandidate& c) { return c.vertex; });
-  order_by_first(out.edge_edge, int(mesh.edges.rows()), [](const EdgeEdgeCandidate& c) { return c.edge_a; });
+  // Leaf order is spatial, and a leaf's hits come in no order.
+  in_candidates_order(out.point_triangle, mesh.num_vertices(), [](const PointTriangleCandidate& c) { return c.vertex; });
+  in_candidates_order(out.edge_edge, int(mesh.edges.rows()), [](const EdgeEdgeCandidate& c) { return c.edge_a; });
   return out;
 }
 
@@ -205,27 +220,36 @@ PatchExclusion::PatchExclusion(const CollisionMesh& mesh, const Candidates& at_r
            [](const auto& c) { return c.face; }, vertex_start_, face_of_);
   by_first(at_risk.edge_edge, int(mesh.edges.rows()), [](const auto& c) { return c.edge_a; },
            [](const auto& c) { return c.edge_b; }, edge_start_, edge_of_);
+  auto pieces_of = [&](const auto& vertices) {
+    return Pieces{common_piece(mesh.vertex_patch, vertices), common_piece(mesh.vertex_region, vertices)};
+  };
+  for (int v = 0; v < mesh.num_vertices(); ++v) vertex_pieces_.push_back(pieces_of(std::array<int, 1>{v}));
+  for (int f = 0; f < int(mesh.faces.rows()); ++f)
+    face_pieces_.push_back(pieces_of(std::array<int, 3>{mesh.faces(f, 0), mesh.faces(f, 1), mesh.faces(f, 2)}));
+  for (int e = 0; e < int(mesh.edges.rows()); ++e)
+    edge_pieces_.push_back(pieces_of(std::array<int, 2>{mesh.edges(e, 0), mesh.edges(e, 1)}));
 }
 
-bool PatchExclusion::in_trusted_piece(const CollisionMesh& mesh, const std::array<int, 4>& vertices) const {
-  for (const std::vector<int>* piece : {&mesh.vertex_patch, &mesh.vertex_region}) {
-    const int p = common_piece(*piece, vertices);
-    if (p >= 0 && std::size_t(p) < trusted.size() && trusted[std::size_t(p)]) return true;
-  }
-  return false;
+bool PatchExclusion::in_trusted_piece(const Pieces& a, const Pieces& b) const {
+  // The vertices of both lie in one piece when each one's do, in the same.
+  auto trusted_common = [&](int p, int q) {
+    return p >= 0 && p == q && std::size_t(p) < trusted.size() && trusted[std::size_t(p)];
+  };
+  return trusted_common(a.patch, b.patch) || trusted_common(a.region, b.region);
 }
 
-bool PatchExclusion::excludes(const CollisionMesh& mesh, const PointTriangleCandidate& c) const {
-  if (!in_trusted_piece(mesh, {c.vertex, mesh.faces(c.face, 0), mesh.faces(c.face, 1), mesh.faces(c.face, 2)}))
+bool PatchExclusion::excludes(const PointTriangleCandidate& c) const {
+  if (vertex_pieces_.empty() ||
+      !in_trusted_piece(vertex_pieces_[std::size_t(c.vertex)], face_pieces_[std::size_t(c.face)]))
     return false;
-  return vertex_start_.empty() || !listed(vertex_start_, face_of_, c.vertex, c.face);
+  return !listed(vertex_start_, face_of_, c.vertex, c.face);
 }
 
-bool PatchExclusion::excludes(const CollisionMesh& mesh, const EdgeEdgeCandidate& c) const {
-  if (!in_trusted_piece(mesh, {mesh.edges(c.edge_a, 0), mesh.edges(c.edge_a, 1), mesh.edges(c.edge_b, 0),
-                               mesh.edges(c.edge_b, 1)}))
+bool PatchExclusion::excludes(const EdgeEdgeCandidate& c) const {
+  if (edge_pieces_.empty() ||
+      !in_trusted_piece(edge_pieces_[std::size_t(c.edge_a)], edge_pieces_[std::size_t(c.edge_b)]))
     return false;
-  return edge_start_.empty() || !listed(edge_start_, edge_of_, c.edge_a, c.edge_b);
+  return !listed(edge_start_, edge_of_, c.edge_a, c.edge_b);
 }
 
 BroadPhaseTrees::Fitted BroadPhaseTrees::fit(int body, std::vector<Aabb> faces, std::vector<Aabb> edges,
@@ -320,8 +344,8 @@ Candidates find_candidates_between_bodies(const CollisionMesh& mesh, const Posit
       if (!covered(own, other) || !vertices.bounds().overlaps(faces.bounds())) continue;
       parallel_gather(std::size_t(vertices.num_leaves()), kLeafChunk, out.point_triangle,
                       [&](std::size_t first, std::size_t last, std::vector<PointTriangleCandidate>& dst) {
-                        overlaps_by_leaf(vertices, faces, false, first, last, [&](int i, const std::vector<int>& hits) {
-                          for (int k : hits) dst.push_back({parts[own]->vertices[std::size_t(i)], parts[other]->faces[std::size_t(k)]});
+                        overlaps_by_leaf(vertices, faces, false, first, last, [&](int i, const int* hits, const int* hits_end) {
+                          for (const int* k = hits; k != hits_end; ++k) dst.push_back({parts[own]->vertices[std::size_t(i)], parts[other]->faces[std::size_t(*k)]});
                         });
                       });
     }
@@ -331,10 +355,10 @@ Candidates find_candidates_between_bodies(const CollisionMesh& mesh, const Posit
       if (!covered(own, other) || !edges.bounds().overlaps(others.bounds())) continue;
       parallel_gather(std::size_t(edges.num_leaves()), kLeafChunk, out.edge_edge,
                       [&](std::size_t first, std::size_t last, std::vector<EdgeEdgeCandidate>& dst) {
-                        overlaps_by_leaf(edges, others, false, first, last, [&](int i, const std::vector<int>& hits) {
+                        overlaps_by_leaf(edges, others, false, first, last, [&](int i, const int* hits, const int* hits_end) {
                           const int a = parts[own]->edges[std::size_t(i)];
-                          for (int k : hits) {
-                            const int b = parts[other]->edges[std::size_t(k)];
+                          for (const int* k = hits; k != hits_end; ++k) {
+                            const int b = parts[other]->edges[std::size_t(*k)];
                             dst.push_back({std::min(a, b), std::max(a, b)});
                           }
                         });

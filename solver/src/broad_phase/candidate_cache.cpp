@@ -75,7 +75,7 @@ Candidates at_risk_pairs(const CollisionMesh& mesh, double distance, double reac
   const Candidates near =
       find_candidates_grown(mesh, mesh.rest, grow(std::vector<double>(std::size_t(mesh.num_vertices()), 0.0)),
                             grow(face_length), grow(edge_length));
-  PatchExclusion all;  // every piece trusted, no pair at risk: excludes exactly the pairs within one piece
+  PatchExclusion all(mesh, {});  // every piece trusted, no pair at risk: excludes exactly the pairs within one piece
   all.trusted.assign(mesh.vertex_patch.size() + mesh.vertex_region.size(), 1);  // more than there are pieces
   auto row = [&](int v) -> Vec3 { return mesh.rest.row(v).transpose(); };
   auto closer = [&](double distance_sq, double length) {
@@ -83,13 +83,13 @@ Candidates at_risk_pairs(const CollisionMesh& mesh, double distance, double reac
   };
   Candidates out;
   for (const auto& c : near.point_triangle)
-    if (all.excludes(mesh, c) &&
+    if (all.excludes(c) &&
         closer(point_triangle_distance_sq(row(c.vertex), row(mesh.faces(c.face, 0)), row(mesh.faces(c.face, 1)),
                                           row(mesh.faces(c.face, 2))),
                face_length[std::size_t(c.face)]))
       out.point_triangle.push_back(c);
   for (const auto& c : near.edge_edge)
-    if (all.excludes(mesh, c) &&
+    if (all.excludes(c) &&
         closer(edge_edge_distance_sq(row(mesh.edges(c.edge_a, 0)), row(mesh.edges(c.edge_a, 1)),
                                      row(mesh.edges(c.edge_b, 0)), row(mesh.edges(c.edge_b, 1))),
                std::max(edge_length[std::size_t(c.edge_a)], edge_length[std::size_t(c.edge_b)])))

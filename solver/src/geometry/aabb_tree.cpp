@@ -24,9 +24,9 @@ AabbTree::AabbTree(std::vector<Aabb> boxes) : boxes_(std::move(boxes)) {
 int AabbTree::split(int begin, int end, const std::vector<Eigen::Array3d>& centres) {
   const int id = static_cast<int>(nodes_.size());
   nodes_.emplace_back();
+  nodes_[id].begin = begin;
+  nodes_[id].end = end;
   if (end - begin <= kLeafSize) {
-    nodes_[id].begin = begin;
-    nodes_[id].end = end;
     leaves_.push_back(id);
     return id;
   }
@@ -71,24 +71,26 @@ void AabbTree::fit_node_boxes() {
   }
 }
 
-void AabbTree::query(const Aabb& q, std::vector<int>& out, int min_index) const {
+void AabbTree::query(const Aabb& q, std::vector<int>& out, int from_leaf) const {
   if (nodes_.empty()) return;
+  // Leaves are numbered in order_ order: those before from_leaf end by `from`.
+  const int from = from_leaf < num_leaves() ? nodes_[std::size_t(leaves_[std::size_t(from_leaf)])].begin : size();
   int stack[64];
   int top = 0;
   stack[top++] = 0;
   while (top > 0) {
     const Node& n = nodes_[std::size_t(stack[--top])];
-    if (!n.box.overlaps(q)) continue;
+    if (n.end <= from || !n.box.overlaps(q)) continue;
     if (n.left < 0) {
-      // Appended without a branch (Aabb::overlaps).
-      std::size_t count = out.size();
-      out.resize(count + std::size_t(n.end - n.begin));
+      // Gathered without a branch (Aabb::overlaps), appended at once.
+      int found[kLeafSize];
+      int count = 0;
       for (int i = n.begin; i < n.end; ++i) {
         const int b = order_[std::size_t(i)];
-        out[count] = b;
-        count += std::size_t((b > min_index) & boxes_[std::size_t(b)].overlaps(q));
+        found[count] = b;
+        count += int(boxes_[std::size_t(b)].overlaps(q));
       }
-      out.resize(count);
+      if (count > 0) out.insert(out.end(), found, found + count);
     } else {
       stack[top++] = n.left;
       stack[top++] = n.right;

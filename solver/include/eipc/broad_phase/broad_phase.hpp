@@ -61,16 +61,24 @@ private:
 /// vertex_region), except the listed pairs at risk (close at rest).
 class PatchExclusion {
 public:
+  /// Leaves nothing out.
   PatchExclusion() = default;
   /// `at_risk`: the pairs to keep even in a trusted patch.
   PatchExclusion(const CollisionMesh& mesh, const Candidates& at_risk);
 
   std::vector<char> trusted;  ///< per patch or region
-  bool excludes(const CollisionMesh& mesh, const PointTriangleCandidate& c) const;
-  bool excludes(const CollisionMesh& mesh, const EdgeEdgeCandidate& c) const;
+  bool excludes(const PointTriangleCandidate& c) const;
+  bool excludes(const EdgeEdgeCandidate& c) const;
 
 private:
-  bool in_trusted_piece(const CollisionMesh& mesh, const std::array<int, 4>& vertices) const;
+  /// The patch and the region all vertices of a primitive lie in (common_piece; -1: none).
+  struct Pieces {
+    int patch = -1, region = -1;
+  };
+  /// Do a's and b's vertices all lie in one trusted patch or region?
+  bool in_trusted_piece(const Pieces& a, const Pieces& b) const;
+  /// Each vertex's, face's and edge's pieces (empty: leaves nothing out).
+  std::vector<Pieces> vertex_pieces_, face_pieces_, edge_pieces_;
   /// The pairs at risk by first primitive: faces of vertex v at
   /// face_of_[vertex_start_[v] .. vertex_start_[v + 1]), likewise edges.
   std::vector<int> vertex_start_, face_of_, edge_start_, edge_of_;

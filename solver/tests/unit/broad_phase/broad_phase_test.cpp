@@ -6,6 +6,7 @@
 #include "eipc/util/parallel.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <random>
 #include <set>
@@ -98,6 +99,17 @@ bool subset(const std::vector<T>& small, const std::vector<T>& big) {
   for (const auto& s : small)
     if (std::find(big.begin(), big.end(), s) == big.end()) return false;
   return true;
+}
+
+/// n boxes with corners in the unit cube and sides up to max_size.
+std::vector<Aabb> random_unit_boxes(int n, double max_size, std::mt19937& rng) {
+  std::uniform_real_distribution<double> u(0.0, 1.0), size(0.0, max_size);
+  std::vector<Aabb> boxes(std::size_t(n), Aabb{});
+  for (Aabb& b : boxes) {
+    b.lo = Eigen::Array3d(u(rng), u(rng), u(rng));
+    b.hi = b.lo + Eigen::Array3d(size(rng), size(rng), size(rng));
+  }
+  return boxes;
 }
 
 }  // namespace
@@ -193,15 +205,7 @@ TEST_CASE("broad phase with kept trees refit to new positions finds what fresh t
 
 TEST_CASE("a box tree refit to new boxes answers like one built on them", "[contact][broad_phase]") {
   std::mt19937 rng(5);
-  std::uniform_real_distribution<double> u(0.0, 1.0), size(0.0, 0.1);
-  auto random_boxes = [&](int n) {
-    std::vector<Aabb> boxes(std::size_t(n), Aabb{});
-    for (Aabb& b : boxes) {
-      b.lo = Eigen::Array3d(u(rng), u(rng), u(rng));
-      b.hi = b.lo + Eigen::Array3d(size(rng), size(rng), size(rng));
-    }
-    return boxes;
-  };
+  auto random_boxes = [&](int n) { return random_unit_boxes(n, 0.1, rng); };
   AabbTree tree(random_boxes(200));
   const std::vector<Aabb> moved = random_boxes(200);
   tree.refit(moved);
@@ -228,4 +232,67 @@ TEST_CASE("a box tree refit to new boxes answers like one built on them", "[cont
   std::iota(all.begin(), all.end(), 0);
   CHECK(seen == all);
   CHECK(tree.num_leaves() > 200 / 8);
+}
+
+TEST_CASE("boxes overlap exactly when they meet on every axis", "[contact][broad_phase]") {
+  // Aabb::overlaps tests axes 0-1 as one SSE2 packet: against the six scalar
+  // comparisons, on coordinates from a coarse grid (touching faces, edges
+  // and corners are common), and on empty and infinite boxes.
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<int> grid(-3, 3);
+  auto random_box = [&] {
+    Aabb b;
+    for (int k = 0; k < 3; ++k) {
+      const double p = 0.5 * grid(rng), q = 0.5 * grid(rng);
+      b.lo[k] = std::min(p, q);
+      b.hi[k] = std::max(p, q);
+    }
+    return b;
+  };
+  auto scalar = [](const Aabb& a, const Aabb& b) {
+    bool all = true;
+    for (int k = 0; k < 3; ++k) all = all && a.lo[k] <= b.hi[k] && b.lo[k] <= a.hi[k];
+    return all;
+  };
+  int overlapping = 0;
+  for (int n = 0; n < 20000; ++n) {
+    const Aabb a = random_box(), b = random_box();
+    REQUIRE(a.overlaps(b) == scalar(a, b));
+    REQUIRE(b.overlaps(a) == scalar(a, b));
+    overlapping += scalar(a, b);
+  }
+  CHECK(overlapping > 2000);
+  CHECK(overlapping < 18000);
+  Aabb all;
+  all.lo.setConstant(-std::numeric_limits<double>::infinity());
+  all.hi.setConstant(std::numeric_limits<double>::infinity());
+  CHECK(all.overlaps(random_box()));
+  CHECK_FALSE(Aabb{}.overlaps(random_box()));  // an empty box meets no finite one
+}
+
+TEST_CASE("a box tree queried from a leaf on finds exactly the overlapping boxes of that leaf and the later ones",
+          "[contact][broad_phase]") {
+  // The walk within one tree meets each pair of leaves once, from the earlier
+  // one: against brute force over the leaves' members, after a refit too.
+  std::mt19937 rng(11);
+  auto random_boxes = [&](int n) { return random_unit_boxes(n, 0.15, rng); };
+  AabbTree tree(random_boxes(300));
+  const std::vector<Aabb> moved = random_boxes(300);
+  tree.refit(moved);
+  std::size_t found = 0;
+  for (int from = 0; from <= tree.num_leaves(); from += 3) {
+    std::vector<char> later(moved.size(), 0);
+    for (int k = from; k < tree.num_leaves(); ++k)
+      for (const int* i = tree.leaf_begin(k); i != tree.leaf_end(k); ++i) later[std::size_t(*i)] = 1;
+    for (const Aabb& q : random_boxes(20)) {
+      std::vector<int> got, want;
+      tree.query(q, got, from);
+      for (int i = 0; i < int(moved.size()); ++i)
+        if (later[std::size_t(i)] && moved[std::size_t(i)].overlaps(q)) want.push_back(i);
+      std::sort(got.begin(), got.end());
+      REQUIRE(got == want);
+      found += got.size();
+    }
+  }
+  CHECK(found > 100);
 }

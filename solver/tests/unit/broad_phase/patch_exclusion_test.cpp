@@ -373,3 +373,55 @@ TEST_CASE("the cache of a trusted convex region finds the contacts and CCD steps
   INFO(kept << " of " << all_pairs);
   CHECK(3 * kept < all_pairs);  // a trusted region lists under a third of the pairs
 }
+
+TEST_CASE("a patch exclusion leaves out exactly the pairs in one trusted piece but those at risk",
+          "[contact][broad_phase]") {
+  // Its pieces are kept per primitive: checked against common_piece over the
+  // pair's four vertices, for random trusted flags and pairs at risk, on a
+  // fine box surface in a lattice of 3 x 2 x 2 cells (a patch per coarse tet,
+  // one region) with a second region marked on part of it, some vertices in none.
+  const SurfaceMesh fine = box_surface(Vec3(0.01, 0.01, 0.01), Vec3(0.29, 0.19, 0.19), 9, 6, 6);
+  Embedded body(box_tet_mesh(Vec3(0, 0, 0), Vec3(0.3, 0.2, 0.2), 3, 2, 2), fine.vertices, fine.faces);
+  REQUIRE(body.region >= 0);
+  CollisionMesh m = body.mesh;
+  std::mt19937 rng(GENERATE(1u, 2u, 3u));
+  for (int v = 0; v < m.num_vertices(); ++v) {
+    if (m.rest(v, 0) > 0.2) m.vertex_region[std::size_t(v)] = body.region + 1;
+    if (rng() % 7 == 0) m.vertex_region[std::size_t(v)] = -1;
+    if (rng() % 11 == 0) m.vertex_patch[std::size_t(v)] = -1;
+  }
+  const Candidates all = find_candidates(m, m.rest, m.rest, 0.05);
+  REQUIRE(all.point_triangle.size() > 1000);
+  REQUIRE(all.edge_edge.size() > 1000);
+  Candidates at_risk;
+  for (const auto& c : all.point_triangle)
+    if (rng() % 5 == 0) at_risk.point_triangle.push_back(c);
+  for (const auto& c : all.edge_edge)
+    if (rng() % 5 == 0) at_risk.edge_edge.push_back(c);
+  PatchExclusion exclusion(m, at_risk);
+  const int pieces = std::max(*std::max_element(m.vertex_patch.begin(), m.vertex_patch.end()), body.region + 1) + 1;
+  for (char& t : exclusion.trusted = std::vector<char>(std::size_t(pieces))) t = char(rng() % 3 != 0);
+  auto expected = [&](const std::array<int, 4>& vertices, bool listed) {
+    for (const std::vector<int>* piece : {&m.vertex_patch, &m.vertex_region}) {
+      const int p = common_piece(*piece, vertices);
+      if (p >= 0 && exclusion.trusted[std::size_t(p)]) return !listed;
+    }
+    return false;
+  };
+  auto listed = [](const auto& list, const auto& c) { return std::find(list.begin(), list.end(), c) != list.end(); };
+  std::size_t left_out = 0;
+  for (const auto& c : all.point_triangle) {
+    const bool want = expected({c.vertex, m.faces(c.face, 0), m.faces(c.face, 1), m.faces(c.face, 2)},
+                               listed(at_risk.point_triangle, c));
+    REQUIRE(exclusion.excludes(c) == want);
+    left_out += want;
+  }
+  for (const auto& c : all.edge_edge) {
+    const bool want = expected({m.edges(c.edge_a, 0), m.edges(c.edge_a, 1), m.edges(c.edge_b, 0), m.edges(c.edge_b, 1)},
+                               listed(at_risk.edge_edge, c));
+    REQUIRE(exclusion.excludes(c) == want);
+    left_out += want;
+  }
+  CHECK(left_out > (all.point_triangle.size() + all.edge_edge.size()) / 10);
+  CHECK_FALSE(PatchExclusion().excludes(all.edge_edge.front()));  // a default one leaves nothing out
+}
