@@ -4,6 +4,7 @@
 // mesh readers live in another part of the project.
 #include "eipc/testing/reference_svd.hpp"
 #include "eipc/elasticity/elastic_body.hpp"
+#include "eipc/elasticity/polar_rotation_near.hpp"
 #include "eipc/elasticity/rotation_variant_svd.hpp"
 #include "eipc/elasticity/tet_kinematics.hpp"
 #include "eipc/util/parallel.hpp"
@@ -162,17 +163,29 @@ std::vector<eipc::Mat3> deformation_gradients(int kind) {
 /// ns per 3x3 rotation-variant SVD: range(0) 0 = Eigen JacobiSVD (the old
 /// path, rotation_variant_svd_reference), 1 = one-sided Jacobi, 2 = one-sided
 /// Jacobi started from the V of F + 1e-3 |F| noise (a Newton iterate's last
-/// SVD, as SvdMemo does); range(1) = kind.
+/// SVD, as RotationMemo does), 3 = the rotation alone, polar_rotation_near from
+/// that nearby matrix's U V^T (RotationMemo's energy and stress; where it
+/// declines, on inverted F, nothing else is timed); range(1) = kind.
 void BM_svd3(benchmark::State& state) {
   const std::vector<eipc::Mat3> Fs = deformation_gradients(static_cast<int>(state.range(1)));
-  std::vector<eipc::Mat3> guesses;
+  std::vector<eipc::Mat3> guesses, rotation_guesses;
   std::mt19937 rng(11);
   std::uniform_real_distribution<double> noise(-1e-3, 1e-3);
-  for (const eipc::Mat3& F : Fs)
-    guesses.push_back(eipc::rotation_variant_svd(F + F.norm() * eipc::Mat3::NullaryExpr([&] { return noise(rng); })).V);
+  for (const eipc::Mat3& F : Fs) {
+    const eipc::RotationVariantSvd near =
+        eipc::rotation_variant_svd(F + F.norm() * eipc::Mat3::NullaryExpr([&] { return noise(rng); }));
+    guesses.push_back(near.V);
+    rotation_guesses.push_back(near.U * near.V.transpose());
+  }
   const int method = static_cast<int>(state.range(0));
   for (auto _ : state)
     for (std::size_t i = 0; i < Fs.size(); ++i) {
+      if (method == 3) {
+        eipc::Mat3 R;
+        benchmark::DoNotOptimize(eipc::polar_rotation_near(Fs[i], rotation_guesses[i], R));
+        benchmark::DoNotOptimize(R);
+        continue;
+      }
       eipc::RotationVariantSvd s = method == 0   ? eipc::rotation_variant_svd_reference(Fs[i])
                                    : method == 1 ? eipc::rotation_variant_svd(Fs[i])
                                                  : eipc::rotation_variant_svd(Fs[i], guesses[i]);
@@ -184,7 +197,7 @@ void BM_svd3(benchmark::State& state) {
 
 }  // namespace
 
-BENCHMARK(BM_svd3)->ArgNames({"method", "kind"})->ArgsProduct({{0, 1, 2}, {0, 1, 2}})->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_svd3)->ArgNames({"method", "kind"})->ArgsProduct({{0, 1, 2, 3}, {0, 1, 2}})->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_elastic_energy)->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_elastic_gradient)->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_elastic_hessian)->Args({1, 0})->Args({1, 1})->Args({2, 1})->Unit(benchmark::kMicrosecond);

@@ -29,7 +29,7 @@ ElasticBody::ElasticBody(const Positions& rest, const Tets& tets, const VecX& vo
     throw InputError("elastic body: tet vertex index out of range [0, " + std::to_string(num_vertices_) + ")");
   Dm_inv_.resize(tets.rows());
   for (int t = 0; t < num_tets(); ++t) Dm_inv_[t] = rest_shape_inverse(rest, tets, t);
-  svd_memo_.resize(tets.rows());
+  rotation_memo_.resize(tets.rows());
   if (volumes.size() == 0) {
     volumes_ = tet_volumes(rest, tets);
   } else {
@@ -71,7 +71,7 @@ void ElasticBody::tet_derivatives(const Positions& x, bool project, std::vector<
   for_each_tet(num_tets(), kDerivativesCost, [&](int t) {
     Mat3 P;
     Mat<12> H;
-    model_.element_derivatives(deformation_gradient(x, tets_, t, Dm_inv_[t]), Dm_inv_[t], project, svd_memo_[t], P, H);
+    model_.element_derivatives(deformation_gradient(x, tets_, t, Dm_inv_[t]), Dm_inv_[t], project, rotation_memo_[t], P, H);
     gradients[t] = volumes_[t] * pull_back_stress(P, Dm_inv_[t]);
     hessians[t] = volumes_[t] * H;
   });
@@ -82,7 +82,7 @@ void ElasticBody::tet_hessians(const Positions& x, bool project, std::vector<Mat
   hessians.resize(num_tets());
   for_each_tet(num_tets(), kDerivativesCost, [&](int t) {
     Mat<12> H;
-    model_.element_hessian(deformation_gradient(x, tets_, t, Dm_inv_[t]), Dm_inv_[t], project, svd_memo_[t], H);
+    model_.element_hessian(deformation_gradient(x, tets_, t, Dm_inv_[t]), Dm_inv_[t], project, rotation_memo_[t], H);
     hessians[t] = volumes_[t] * H;
   });
 }
@@ -91,7 +91,7 @@ double ElasticBody::energy(const Positions& x) const {
   check_positions(x);
   std::vector<double> e(num_tets());
   for_each_tet(num_tets(), kEnergyCost, [&](int t) {
-    e[t] = volumes_[t] * model_.energy(deformation_gradient(x, tets_, t, Dm_inv_[t]), svd_memo_[t]);
+    e[t] = volumes_[t] * model_.energy(deformation_gradient(x, tets_, t, Dm_inv_[t]), rotation_memo_[t]);
   });
   double sum = 0.0;
   for (double v : e) sum += v;
@@ -104,7 +104,7 @@ void ElasticBody::add_gradient(const Positions& x, VecX& g, int dof_offset) cons
     throw std::invalid_argument("ElasticBody::add_gradient: gradient vector too short");
   std::vector<Vec<12>> local(num_tets());
   for_each_tet(num_tets(), kGradientCost, [&](int t) {
-    const Mat3 P = model_.stress(deformation_gradient(x, tets_, t, Dm_inv_[t]), svd_memo_[t]);
+    const Mat3 P = model_.stress(deformation_gradient(x, tets_, t, Dm_inv_[t]), rotation_memo_[t]);
     local[t] = volumes_[t] * pull_back_stress(P, Dm_inv_[t]);
   });
   for (int t = 0; t < num_tets(); ++t)

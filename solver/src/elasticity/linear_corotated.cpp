@@ -9,19 +9,18 @@
 
 namespace eipc {
 
-double LinearCorotated::energy(const Mat3& F) const { return energy(rotation_variant_svd(F)); }
+double LinearCorotated::energy(const Mat3& F) const { return energy(F, polar_rotation(F)); }
 
-double LinearCorotated::energy(const RotationVariantSvd& s) const {
-  // ||F - R||^2 = ||diag(s) - I||^2,  tr(R^T F - I) = sum(s) - 3
-  const double trace_strain = s.sigma.sum() - 3.0;
-  return mu_ * (s.sigma.array() - 1.0).square().sum() + 0.5 * lambda_ * trace_strain * trace_strain;
+double LinearCorotated::energy(const Mat3& F, const Mat3& R) const {
+  // tr(R^T F) = tr(S), the sum of the singular values (the last one signed).
+  const double trace_strain = R.cwiseProduct(F).sum() - 3.0;
+  return mu_ * (F - R).squaredNorm() + 0.5 * lambda_ * trace_strain * trace_strain;
 }
 
-Mat3 LinearCorotated::stress(const Mat3& F) const { return stress(F, rotation_variant_svd(F)); }
+Mat3 LinearCorotated::stress(const Mat3& F) const { return stress(F, polar_rotation(F)); }
 
-Mat3 LinearCorotated::stress(const Mat3& F, const RotationVariantSvd& s) const {
-  const Mat3 R = times_3x3<3>(s.U, s.V.transpose());
-  return 2.0 * mu_ * (F - R) + lambda_ * (s.sigma.sum() - 3.0) * R;
+Mat3 LinearCorotated::stress(const Mat3& F, const Mat3& R) const {
+  return 2.0 * mu_ * (F - R) + lambda_ * (R.cwiseProduct(F).sum() - 3.0) * R;
 }
 
 Mat<9> LinearCorotated::stress_derivative(const Mat3& F) const { return hessian(rotation_variant_svd(F), false); }

@@ -6,6 +6,7 @@
 #include "eipc/elasticity/abd_orthogonality.hpp"
 #include "eipc/elasticity/linear_corotated.hpp"
 #include "eipc/elasticity/material.hpp"
+#include "eipc/elasticity/rotation_memo.hpp"
 #include "eipc/elasticity/stable_neo_hookean.hpp"
 
 #include <variant>
@@ -26,17 +27,17 @@ public:
   /// with dFdx onto R^9, V dFdx^T H dFdx is PSD exactly when H is: projecting the
   /// 9x9 gives a PSD element Hessian and changes nothing when it already was PSD.
   Mat<9> stress_derivative(const Mat3& F, bool project = false) const;
-  /// energy() and stress() reusing the SVD of F kept in `memo` (models without
-  /// an SVD ignore it).
-  double energy(const Mat3& F, SvdMemo& memo) const;
-  Mat3 stress(const Mat3& F, SvdMemo& memo) const;
+  /// energy() and stress() reusing the rotation of F kept in `memo` (models
+  /// without one ignore it).
+  double energy(const Mat3& F, RotationMemo& memo) const;
+  Mat3 stress(const Mat3& F, RotationMemo& memo) const;
   /// P and the element Hessian dFdx^T (d2Psi/dF2) dFdx of a tet with rest-shape
   /// inverse Dm_inv (exactly symmetric), reusing `memo` like the above (one SVD); linear
   /// corotated skips the 9x9 (LinearCorotated::element_hessian).
-  void element_derivatives(const Mat3& F, const Mat3& Dm_inv, bool project, SvdMemo& memo, Mat3& P,
+  void element_derivatives(const Mat3& F, const Mat3& Dm_inv, bool project, RotationMemo& memo, Mat3& P,
                            Mat<12>& H) const;
   /// The element Hessian of element_derivatives() alone.
-  void element_hessian(const Mat3& F, const Mat3& Dm_inv, bool project, SvdMemo& memo, Mat<12>& H) const;
+  void element_hessian(const Mat3& F, const Mat3& Dm_inv, bool project, RotationMemo& memo, Mat<12>& H) const;
 
 private:
   std::variant<LinearCorotated, StableNeoHookean, AbdOrthogonality> model_;

@@ -68,9 +68,9 @@ private:
   Material material_;
   ConstitutiveModel model_;
   std::vector<Mat3> Dm_inv_;
-  /// Per tet, the SVD of its last F (energy(), add_gradient() and
-  /// tet_derivatives() reuse it), so these must not run concurrently on one body.
-  mutable std::vector<SvdMemo> svd_memo_;
+  /// Per tet, the rotation and SVD of its last F (energy(), add_gradient() and
+  /// tet_derivatives() reuse them), so these must not run concurrently on one body.
+  mutable std::vector<RotationMemo> rotation_memo_;
 };
 
 }  // namespace eipc

@@ -28,9 +28,9 @@ public:
   Mat<9> stress_derivative(const Mat3& F) const;  ///< d2Psi/dF2 on column-major vec(F)
   /// d2Psi/dF2 projected to PSD analytically (twist eigenvalues clamped at 0).
   Mat<9> projected_stress_derivative(const Mat3& F) const;
-  /// The same from a given SVD of F.
-  double energy(const RotationVariantSvd& s) const;
-  Mat3 stress(const Mat3& F, const RotationVariantSvd& s) const;
+  /// The same from F's rotation R (polar, det R = +1; U V^T of the rotation-variant SVD).
+  double energy(const Mat3& F, const Mat3& R) const;
+  Mat3 stress(const Mat3& F, const Mat3& R) const;
   /// dFdx^T (d2Psi/dF2, projected if `project`) dFdx of a tet with rest-shape
   /// inverse Dm_inv, from the structure of d2Psi/dF2 (identity plus rank 4,
   /// see the header comment) without forming the 9x9.

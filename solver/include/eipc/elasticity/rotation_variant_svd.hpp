@@ -6,8 +6,6 @@
 
 #include "eipc/common.hpp"
 
-#include <cstring>
-
 namespace eipc {
 
 struct RotationVariantSvd {
@@ -24,27 +22,6 @@ RotationVariantSvd rotation_variant_svd(const Mat3& F);
 /// first; the identity if unusable): fewer sweeps when V_guess is the V of a
 /// nearby matrix. The result may differ from the cold start in the last bits.
 RotationVariantSvd rotation_variant_svd(const Mat3& F, const Mat3& V_guess);
-
-
-/// The SVD of the last F seen, reused when the same F (bit for bit) comes again:
-/// Newton evaluates the energy at a trial point and then the derivatives there.
-/// A new F starts its sweeps from the last V (F moves little between calls).
-class SvdMemo {
-public:
-  const RotationVariantSvd& of(const Mat3& F) {
-    if (!valid_ || std::memcmp(F.data(), F_.data(), sizeof(double) * 9) != 0) {
-      svd_ = valid_ ? rotation_variant_svd(F, svd_.V) : rotation_variant_svd(F);
-      F_ = F;
-      valid_ = true;
-    }
-    return svd_;
-  }
-
-private:
-  Mat3 F_;
-  RotationVariantSvd svd_;
-  bool valid_ = false;
-};
 
 /// Rotation part R = U V^T of the polar decomposition F = R S (det R = +1).
 Mat3 polar_rotation(const Mat3& F);

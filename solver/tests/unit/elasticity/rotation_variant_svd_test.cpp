@@ -95,7 +95,7 @@ Errors errors_of(const Mat3& F, const RotationVariantSvd& s, const RotationVaria
 
 }  // namespace
 
-/// The SVD under test: started cold, from the V of a nearby matrix (as SvdMemo
+/// The SVD under test: started cold, from the V of a nearby matrix (as RotationMemo
 /// does between Newton iterates), or from an unrelated rotation.
 enum class Start { cold, nearby, random };
 
