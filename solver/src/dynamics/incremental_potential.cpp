@@ -148,7 +148,17 @@ VecX IncrementalPotential::contact_gradient(const StepContext& s, const Position
   const CollisionMesh& mesh = sys_.collision().mesh();
   VecX gx = params_.contact.kappa * barrier_potential_gradient(mesh, x, contacts, params_.contact.dhat);
   if (s.friction) gx += friction_potential_gradient(x, s.x_prev, *s.friction);
-  return sys_.collision().pull_back(gx);
+  // Only the contacts' vertices have a gradient: pull back those alone.
+  std::vector<int> touched;
+  auto add = [&](const auto& list) {
+    for (const auto& c : list)
+      for (int i = 0; i < c.num_vertices(); ++i) touched.push_back(c.vertices[std::size_t(i)]);
+  };
+  add(contacts.contacts);
+  if (s.friction) add(s.friction->contacts);
+  std::sort(touched.begin(), touched.end());
+  touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+  return sys_.collision().pull_back(gx, touched);
 }
 
 VecX IncrementalPotential::gradient_from_parts(const StepContext& s, const Positions& q, const VecX& elastic,

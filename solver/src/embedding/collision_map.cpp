@@ -111,4 +111,20 @@ VecX CollisionMap::pull_back(const VecX& collision_gradient) const {
   return jacobian_.transpose() * collision_gradient;
 }
 
+VecX CollisionMap::pull_back(const VecX& collision_gradient, const std::vector<int>& vertices) const {
+  // Eigen sums each node's entry over the column of J, by ascending vertex, from
+  // +0; vertices in ascending order add the same nonzero terms in the same
+  // order, and the terms left out are zeros, which change no sum that never is
+  // -0 (one starting from +0 is not).
+  VecX g = VecX::Zero(jacobian_.cols());
+  for (const int v : vertices)
+    for (int j = 0; j < 4; ++j) {
+      const double w = map_.weights(v, j);
+      if (w == 0.0) continue;  // J has no entry there
+      const int node = map_.nodes(v, j);
+      for (int d = 0; d < 3; ++d) g[3 * node + d] += w * collision_gradient[3 * v + d];
+    }
+  return g;
+}
+
 }  // namespace eipc

@@ -48,6 +48,10 @@ public:
   std::shared_ptr<const Positions> shared_positions(const Positions& q) const;
   /// J^T g: a gradient over the collision vertices (3 Ncol, x y z per vertex) pulled back to the nodes.
   VecX pull_back(const VecX& collision_gradient) const;
+  /// The same for a g that is zero outside `vertices` (ascending, each once):
+  /// bit for bit the sums of pull_back(g), over those vertices only (a few
+  /// hundred contact vertices of FinRay's 7,220).
+  VecX pull_back(const VecX& collision_gradient, const std::vector<int>& vertices) const;
 
 private:
   /// Adds body b's convex region (its vertices `local`, fine -> collision, in

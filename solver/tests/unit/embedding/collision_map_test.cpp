@@ -9,6 +9,9 @@
 #include "eipc/util/parallel.hpp"
 
 #include <catch2/catch.hpp>
+#include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <random>
 
 using namespace eipc;
@@ -84,4 +87,26 @@ TEST_CASE("CollisionMap marks kinematic bodies rigid", "[embedding]") {
   obstacle.kinematic = true;
   const DofSystem sys({moving, obstacle});
   CHECK(sys.collision().mesh().rigid_body == std::vector<char>{0, 1});
+}
+
+TEST_CASE("CollisionMap::pull_back over a gradient's vertices equals the full J^T g bit for bit", "[embedding]") {
+  const DofSystem sys = two_bodies();
+  const int n = sys.collision().mesh().num_vertices();
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::uniform_int_distribution<int> pick(0, n - 1);
+  for (int trial = 0; trial < 50; ++trial) {
+    std::vector<int> vertices;
+    for (int k = 0; k < 1 + trial; ++k) vertices.push_back(pick(rng));
+    std::sort(vertices.begin(), vertices.end());
+    vertices.erase(std::unique(vertices.begin(), vertices.end()), vertices.end());
+    VecX g = VecX::Zero(3 * n);
+    // Values over many decades, so that another order of the sums shows.
+    for (int v : vertices)
+      for (int d = 0; d < 3; ++d) g[3 * v + d] = u(rng) * std::pow(10.0, 6.0 * u(rng));
+    const VecX full = sys.collision().pull_back(g);
+    const VecX sparse = sys.collision().pull_back(g, vertices);
+    REQUIRE(sparse.size() == full.size());
+    CHECK(std::memcmp(sparse.data(), full.data(), sizeof(double) * std::size_t(full.size())) == 0);
+  }
 }
