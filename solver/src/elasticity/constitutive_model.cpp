@@ -20,13 +20,17 @@ template <class Model>
 double energy_of(const Model& m, const Mat3& F, RotationMemo&) {
   return m.energy(F);
 }
-double energy_of(const LinearCorotated& m, const Mat3& F, RotationMemo& memo) { return m.energy(F, memo.rotation_of(F)); }
+double energy_of(const LinearCorotated& m, const Mat3& F, RotationMemo& memo) {
+  return m.energy(F, memo.rotation_of(F));
+}
 
 template <class Model>
 Mat3 stress_of(const Model& m, const Mat3& F, RotationMemo&) {
   return m.stress(F);
 }
-Mat3 stress_of(const LinearCorotated& m, const Mat3& F, RotationMemo& memo) { return m.stress(F, memo.rotation_of(F)); }
+Mat3 stress_of(const LinearCorotated& m, const Mat3& F, RotationMemo& memo) {
+  return m.stress(F, memo.rotation_of(F));
+}
 
 template <class Model>
 void element_hessian_of(const Model& m, const Mat3& F, const Mat3& Dm_inv, bool project, RotationMemo&, Mat<12>& H) {
@@ -63,8 +67,8 @@ Mat3 ConstitutiveModel::stress(const Mat3& F, RotationMemo& memo) const {
   return std::visit([&](const auto& m) { return stress_of(m, F, memo); }, model_);
 }
 
-void ConstitutiveModel::element_derivatives(const Mat3& F, const Mat3& Dm_inv, bool project, RotationMemo& memo, Mat3& P,
-                                            Mat<12>& H) const {
+void ConstitutiveModel::element_derivatives(const Mat3& F, const Mat3& Dm_inv, bool project, RotationMemo& memo,
+                                            Mat3& P, Mat<12>& H) const {
   std::visit(
       [&](const auto& m) {
         P = stress_of(m, F, memo);

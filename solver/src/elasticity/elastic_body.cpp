@@ -71,7 +71,8 @@ void ElasticBody::tet_derivatives(const Positions& x, bool project, std::vector<
   for_each_tet(num_tets(), kDerivativesCost, [&](int t) {
     Mat3 P;
     Mat<12> H;
-    model_.element_derivatives(deformation_gradient(x, tets_, t, Dm_inv_[t]), Dm_inv_[t], project, rotation_memo_[t], P, H);
+    model_.element_derivatives(deformation_gradient(x, tets_, t, Dm_inv_[t]), Dm_inv_[t], project, rotation_memo_[t],
+                               P, H);
     gradients[t] = volumes_[t] * pull_back_stress(P, Dm_inv_[t]);
     hessians[t] = volumes_[t] * H;
   });

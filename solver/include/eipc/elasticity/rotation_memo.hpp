@@ -10,7 +10,7 @@ namespace eipc {
 
 /// Newton takes the energy at a trial point and then the gradient there (the
 /// same F, bit for bit): both need only the rotation R of F = R S, which comes
-/// from the last one by polar_rotation_near (about half an SVD's cost). The
+/// from the last one by polar_rotation_near (under half an SVD's cost). The
 /// element Hessian needs the SVD; a new one starts its sweeps from the last V.
 /// Where the warm rotation does not apply (an inverted tet, the first call) R
 /// is U V^T of the SVD, as the rotation-variant SVD defines it.
