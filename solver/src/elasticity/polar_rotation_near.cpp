@@ -7,9 +7,10 @@
 // The matrix has the eigenvalues s_i + s_j of pairs of S's eigenvalues: positive
 // definite exactly when no two of them sum to <= 0. Convergence is quadratic in
 // the turn left, whatever the strain S: from the tet's last rotation (a line
-// search's trial or a step away) two steps reach round-off. Where the classic
-// iteration X <- (X + X^-T) / 2 has to drive all of S to I (four to six steps at
-// strains of 1-10%), and the Jacobi SVD takes two sweeps and three square roots.
+// search's trial or a step away) two steps reach round-off. The classic
+// iteration X <- (X + X^-T) / 2 has to drive all of S to I instead (four to six
+// steps at strains of 1-10%), and the Jacobi SVD takes two sweeps and three
+// square roots.
 // The turn is applied as a Cayley transform, a rotation to round-off with one
 // division and no trigonometry; it equals exp([theta]x) to second order, enough
 // for Newton.
