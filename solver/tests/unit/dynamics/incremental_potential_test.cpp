@@ -104,6 +104,24 @@ struct DampedBox {
   explicit DampedBox(int n) : sys({body(n)}), ip(sys, p) {}
   DampedBox(const DampedBox&) = delete;
 
+  /// The rest nodes, each moved by up to `size` per coordinate (uniform, from rng).
+  Positions moved(std::mt19937& rng, double size) const {
+    std::uniform_real_distribution<double> u(-1, 1);
+    Positions q = sys.rest_nodes();
+    for (Eigen::Index i = 0; i < q.rows(); ++i) q.row(i) += size * Eigen::RowVector3d(u(rng), u(rng), u(rng));
+    return q;
+  }
+  /// A step from rest under gravity, damped with the matrix at `damping_at`.
+  StepContext step_from_rest(const Positions& damping_at) const {
+    StepContext s;
+    s.q_prev = sys.rest_nodes();
+    s.q_tilde = s.q_prev;
+    s.x_prev = sys.collision().positions(s.q_prev);
+    s.external_force = sys.gravity_force(p.gravity);
+    s.damping = ip.damping_matrix(damping_at);
+    return s;
+  }
+
   SimulationParams p = params();
   DofSystem sys;
   IncrementalPotential ip;
@@ -113,25 +131,14 @@ struct DampedBox {
 
 TEST_CASE("the damping products by rows equal Eigen's product bit for bit", "[dynamics][damping]") {
   const DampedBox box(3);
-  const DofSystem& sys = box.sys;
-  const SimulationParams& p = box.p;
   const IncrementalPotential& ip = box.ip;
   std::mt19937 rng(5);
-  std::uniform_real_distribution<double> u(-1, 1);
-  const Positions q0 = sys.rest_nodes();
-  Positions bent = q0;
-  for (Eigen::Index i = 0; i < q0.rows(); ++i) bent.row(i) += 1e-2 * Eigen::RowVector3d(u(rng), u(rng), u(rng));
-  StepContext s;
-  s.q_prev = q0;
-  s.q_tilde = q0;
-  s.x_prev = sys.collision().positions(q0);
-  s.external_force = sys.gravity_force(p.gravity);
-  s.damping = ip.damping_matrix(bent);
+  const Positions q0 = box.sys.rest_nodes();
+  StepContext s = box.step_from_rest(box.moved(rng, 1e-2));
   REQUIRE(s.damping.nonZeros() > 0);
   const ContactSet none;
   for (int trial = 0; trial < 20; ++trial) {
-    Positions q = q0;
-    for (Eigen::Index i = 0; i < q.rows(); ++i) q.row(i) += 1e-3 * Eigen::RowVector3d(u(rng), u(rng), u(rng));
+    const Positions q = box.moved(rng, 1e-3);
     s.damping_rows.resize(0, 0);  // Eigen's product
     const double e_eigen = ip.energy(s, q, none);
     const VecX g_eigen = ip.gradient(s, q, none);
@@ -148,24 +155,10 @@ TEST_CASE("the damping products by rows equal Eigen's product bit for bit", "[dy
 TEST_CASE("later Newton matrices reuse the elastic part of an earlier one; the gradient stays exact",
           "[dynamics][reuse]") {
   const DampedBox box(2);
-  const DofSystem& sys = box.sys;
-  const SimulationParams& p = box.p;
   const IncrementalPotential& ip = box.ip;
   std::mt19937 rng(7);
-  std::uniform_real_distribution<double> u(-1, 1);
-  const Positions q0 = sys.rest_nodes();
-  auto bent = [&](double size) {
-    Positions q = q0;
-    for (Eigen::Index i = 0; i < q.rows(); ++i) q.row(i) += size * Eigen::RowVector3d(u(rng), u(rng), u(rng));
-    return q;
-  };
-  const Positions q1 = bent(1e-2), q2 = bent(1e-2);
-  StepContext exact;
-  exact.q_prev = q0;
-  exact.q_tilde = q0;
-  exact.x_prev = sys.collision().positions(q0);
-  exact.external_force = sys.gravity_force(p.gravity);
-  exact.damping = ip.damping_matrix(q0);
+  const Positions q1 = box.moved(rng, 1e-2), q2 = box.moved(rng, 1e-2);
+  StepContext exact = box.step_from_rest(box.sys.rest_nodes());
   exact.targets.push_back({1, Vec3(0.01, 0, 0), Vec3::Zero(), 0.05});
   exact.al_stiffness = 1e3;
   StepContext s = exact;
