@@ -38,19 +38,20 @@ std::vector<int> contacts_on_same_vertices(const std::vector<Contact>& contacts,
 /// D x for D = s.damping, bit for bit as Eigen's `D * x` (column-major D: each
 /// entry summed from 0 over D_ij x_j in increasing j; `g += D * x` also sums
 /// the product apart, then adds it), but as a gather along D's rows, the sum
-/// in a register rather than read and written at every entry.
+/// in a register rather than read and written at every entry. D is symmetric
+/// bit for bit, so column i holds row i.
 VecX damping_times(const StepContext& s, const VecX& x) {
-  const Eigen::SparseMatrix<double, Eigen::RowMajor>& rows = s.damping_rows;
-  if (rows.nonZeros() != s.damping.nonZeros() || !rows.isCompressed()) return s.damping * x;
+  const SparseMatrix& D = s.damping;
+  if (!D.isCompressed()) return D * x;
   if (s.damping_memo_x.size() == x.size() &&
       std::memcmp(s.damping_memo_x.data(), x.data(), sizeof(double) * std::size_t(x.size())) == 0)  // bits, not ==: -0
     return s.damping_memo;
-  const int* start = rows.outerIndexPtr();
-  const int* col = rows.innerIndexPtr();
-  const double* d = rows.valuePtr();
+  const int* start = D.outerIndexPtr();
+  const int* col = D.innerIndexPtr();
+  const double* d = D.valuePtr();
   const double* xs = x.data();
-  VecX y(rows.rows());
-  for (Eigen::Index i = 0; i < rows.rows(); ++i) {
+  VecX y(D.rows());
+  for (Eigen::Index i = 0; i < D.rows(); ++i) {
     double sum = 0.0;
     for (int p = start[i]; p < start[i + 1]; ++p) sum += d[p] * xs[col[p]];
     y[i] = sum;
@@ -201,16 +202,20 @@ void IncrementalPotential::gradient_and_hessian(const StepContext& s, const Posi
   VecX elastic = VecX::Zero(sys_.num_dofs());
   std::vector<double>* memo = s.reuse_elastic_hessian ? &s.elastic_hessian_memo[project ? 1 : 0] : nullptr;
   auto fixed_part = [&] {
+    const double* d = s.damping.nonZeros() > 0 ? s.damping.valuePtr() : nullptr;
     if (memo && !memo->empty()) {
-      values = *memo;
+      // The kept part and the damping in one pass (the same single sum per value).
+      values.resize(memo->size());
+      if (d)
+        for (std::size_t k = 0; k < values.size(); ++k) values[k] = (*memo)[k] + d[k];
+      else
+        values = *memo;
       elastic_gradient(q, elastic);
     } else {
       elastic_part(q, project, values, elastic);
       if (memo) *memo = values;
-    }
-    if (s.damping.nonZeros() > 0) {
-      const double* d = s.damping.valuePtr();
-      for (std::size_t k = 0; k < values.size(); ++k) values[k] += d[k];
+      if (d)
+        for (std::size_t k = 0; k < values.size(); ++k) values[k] += d[k];
     }
     for (const PrescribedTarget& p : s.targets)
       for (int d = 0; d < 3; ++d) values[pattern_.diagonal_slot(3 * p.node + d)] += p.weight * s.al_stiffness;

@@ -203,7 +203,6 @@ StepStats TimeStepper::step() {
   auto damping = [&] {
     // swap, not `=`: Eigen's SparseMatrix copies even from a temporary.
     potential_.damping_matrix(q_).swap(s.damping);
-    s.damping_rows = s.damping;
     s.damping_memo_x.resize(0);
   };
   if (jump) {

@@ -37,12 +37,12 @@ struct StepContext {
   Positions x_prev;                  ///< collision vertices at t^n
   Positions external_force;          ///< J^T M g on the nodes
   std::optional<FrictionSet> friction;
-  SparseMatrix damping;              ///< beta h K(q^n) from damping_matrix(), empty if no body is damped
-  /// The same matrix by rows (`damping_rows = damping`), for the products
-  /// D (q - q^n); left empty, they use Eigen's product (same values, slower).
-  Eigen::SparseMatrix<double, Eigen::RowMajor> damping_rows;
+  /// beta h K(q^n) from damping_matrix(), empty if no body is damped. Symmetric
+  /// bit for bit (every element's and dense body's Hessian is), so the products
+  /// D (q - q^n) read its columns as its rows.
+  SparseMatrix damping;
   /// The last product D x and its x (x = q - q^n): a line search's accepted
-  /// trial is where the next gradient is taken. Set with damping_rows.
+  /// trial is where the next gradient is taken. Empty it when setting damping.
   mutable VecX damping_memo_x, damping_memo;
   std::vector<PrescribedTarget> targets;  ///< active only in augmented-Lagrangian mode
   double al_stiffness = 0.0;
