@@ -260,7 +260,10 @@ void IncrementalPotential::gradient_and_hessian(const StepContext& s, const Posi
   parallel_both(fixed_part, contact_part);
   double* h = H.valuePtr();
   const std::vector<int>& to = contact_pattern_.fixed_slots();
-  for (std::size_t k = 0; k < values.size(); ++k) h[to[k]] += values[k];
+  // Distinct slots: split freely (the grasp's 21k values took ~35 us serially).
+  parallel_for_chunks(values.size(), grain_for(0.002), [&](std::size_t begin, std::size_t end) {
+    for (std::size_t k = begin; k < end; ++k) h[to[k]] += values[k];
+  });
   gradient = gradient_from_parts(s, q, elastic, contact);
 }
 
