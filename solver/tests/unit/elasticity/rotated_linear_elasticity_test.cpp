@@ -77,6 +77,7 @@ TEST_CASE("rotated linear elasticity: exact gradient, rigid invariance, PSD Hess
     MatX H;
     e.gradient_and_hessian(moved_again, g2, H);
     CHECK(rel_error(unflat(g2), unflat(g) * P.transpose()) < 1e-9 * std::max(1.0, g.norm()));
+    CHECK(H == H.transpose());  // bit for bit: the damping's products read its columns as rows
     Eigen::SelfAdjointEigenSolver<MatX> eig(H);
     CHECK(eig.eigenvalues().minCoeff() > -1e-10 * eig.eigenvalues().maxCoeff());
   }
@@ -177,6 +178,7 @@ TEST_CASE("rotated linear elasticity per part: exact gradient, each part's rotat
     CHECK(rel_error(g, fd) < 1e-6 * std::max(1.0, g.norm()));
     MatX H;
     e.gradient_and_hessian(qs, g, H);
+    CHECK(H == H.transpose());
     Eigen::SelfAdjointEigenSolver<MatX> eig(H);
     CHECK(eig.eigenvalues().minCoeff() > -1e-10 * eig.eigenvalues().maxCoeff());
   }
