@@ -204,12 +204,12 @@ void IncrementalPotential::gradient_and_hessian(const StepContext& s, const Posi
   auto fixed_part = [&] {
     const double* d = s.damping.nonZeros() > 0 ? s.damping.valuePtr() : nullptr;
     if (memo && !memo->empty()) {
-      // The kept part and the damping in one pass (the same single sum per value).
-      values.resize(memo->size());
-      if (d)
+      if (d) {  // the kept part and the damping in one pass (the same single sum per value)
+        values.resize(memo->size());
         for (std::size_t k = 0; k < values.size(); ++k) values[k] = (*memo)[k] + d[k];
-      else
+      } else {
         values = *memo;
+      }
       elastic_gradient(q, elastic);
     } else {
       elastic_part(q, project, values, elastic);
