@@ -242,12 +242,14 @@ NewtonResult NewtonSolver::solve(const StepContext& s, Positions& q, const std::
       const Positions chord_dq = as_positions(chord);
       const double chord_move = sys_.max_fine_displacement(chord_dq);
       if (converged_after_last_step(q, chord_dq, chord_move, *accepted)) return result;
+      // A chord that does not contract leaves the elastic part kept: the
+      // fresh matrix renews the contact and friction blocks, which are what
+      // went stale on the grasp (its directions per step are the same either
+      // way); a fresh direction that does not contract drops it (above).
       if (chord_move <= kChordContraction * alpha * move) {
         direction = std::move(chord);
         move = chord_move;
         have_direction = true;
-      } else {
-        s.forget_elastic_hessian();  // as for a fresh direction above
       }
     }
   }
