@@ -88,6 +88,24 @@ std::vector<double> IncrementalPotential::elastic_energies(const Positions& q) c
   return elastic;
 }
 
+std::vector<double> IncrementalPotential::elastic_energies(const Positions& q, VecX& elastic) const {
+  const std::size_t n = sys_.elastic_bodies().size();
+  std::vector<double> energies(n + sys_.rotated_bodies().size());
+  elastic = VecX::Zero(sys_.num_dofs());
+  for_each_elastic_body(sys_, [&](std::size_t i) {
+    const int body = sys_.elastic_body_index()[i];
+    energies[i] = sys_.elastic_bodies()[i].energy_and_add_gradient(body_nodes(sys_, body, q), elastic,
+                                                                   3 * sys_.node_offset(body));
+  });
+  for (std::size_t i = 0; i < sys_.rotated_bodies().size(); ++i) {
+    const int body = sys_.rotated_body_index()[i];
+    VecX g;
+    energies[n + i] = sys_.rotated_bodies()[i].energy_and_gradient(body_nodes(sys_, body, q), g);
+    elastic.segment(3 * sys_.node_offset(body), g.size()) += g;
+  }
+  return energies;
+}
+
 double IncrementalPotential::energy(const StepContext& s, const Positions& q, const ContactSet& contacts) const {
   return energy(s, q, contacts, elastic_energies(q), damping_energy(s, q));
 }
@@ -128,8 +146,12 @@ VecX IncrementalPotential::gradient(const StepContext& s, const Positions& q, co
   VecX elastic = VecX::Zero(sys_.num_dofs());
   VecX contact;
   parallel_both([&] { elastic_gradient(q, elastic); },
-                [&] { contact = contact_gradient(s, *sys_.collision().shared_positions(q), contacts); });
+                [&] { contact = contact_gradient(s, q, contacts); });
   return gradient_from_parts(s, q, elastic, contact);
+}
+
+VecX IncrementalPotential::contact_gradient(const StepContext& s, const Positions& q, const ContactSet& contacts) const {
+  return contact_gradient_at_x(s, *sys_.collision().shared_positions(q), contacts);
 }
 
 void IncrementalPotential::elastic_gradient(const Positions& q, VecX& elastic) const {
@@ -145,7 +167,7 @@ void IncrementalPotential::elastic_gradient(const Positions& q, VecX& elastic) c
   }
 }
 
-VecX IncrementalPotential::contact_gradient(const StepContext& s, const Positions& x, const ContactSet& contacts) const {
+VecX IncrementalPotential::contact_gradient_at_x(const StepContext& s, const Positions& x, const ContactSet& contacts) const {
   const CollisionMesh& mesh = sys_.collision().mesh();
   VecX gx = params_.contact.kappa * barrier_potential_gradient(mesh, x, contacts, params_.contact.dhat);
   if (s.friction) gx += friction_potential_gradient(x, s.x_prev, *s.friction);
@@ -189,7 +211,8 @@ SparseMatrix IncrementalPotential::hessian(const StepContext& s, const Positions
 }
 
 void IncrementalPotential::gradient_and_hessian(const StepContext& s, const Positions& q, const ContactSet& contacts,
-                                                bool project, VecX& gradient, SparseMatrix& H) const {
+                                                bool project, VecX& gradient, SparseMatrix& H,
+                                                const VecX* known_gradient) const {
   const double h2 = params_.dt * params_.dt;
   // Mass, elasticity, damping and the augmented Lagrangian on the fixed pattern.
   const SparseMatrix& fixed = pattern_.mass();
@@ -210,7 +233,7 @@ void IncrementalPotential::gradient_and_hessian(const StepContext& s, const Posi
       } else {
         values = *memo;
       }
-      elastic_gradient(q, elastic);
+      if (!known_gradient) elastic_gradient(q, elastic);
     } else {
       elastic_part(q, project, values, elastic);
       if (memo) *memo = values;
@@ -227,7 +250,7 @@ void IncrementalPotential::gradient_and_hessian(const StepContext& s, const Posi
   const Positions& x = *at;
   VecX contact;
   auto contact_part = [&] {
-    contact = contact_gradient(s, x, contacts);
+    if (!known_gradient) contact = contact_gradient_at_x(s, x, contacts);
     // Scaled barrier Hessians, each with the friction Hessian of the same
     // vertices added: one pull-back per vertex tuple, not two (an embedded
     // contact has up to 16 nodes, so 49-100 node blocks to pull back).
@@ -264,7 +287,7 @@ void IncrementalPotential::gradient_and_hessian(const StepContext& s, const Posi
   parallel_for_chunks(values.size(), grain_for(0.002), [&](std::size_t begin, std::size_t end) {
     for (std::size_t k = begin; k < end; ++k) h[to[k]] += values[k];
   });
-  gradient = gradient_from_parts(s, q, elastic, contact);
+  gradient = known_gradient ? *known_gradient : gradient_from_parts(s, q, elastic, contact);
 }
 
 template <class ContactList>

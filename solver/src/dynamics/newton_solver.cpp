@@ -68,12 +68,12 @@ bool NewtonSolver::converged_after_last_step(Positions& q, const Positions& dq, 
 
 bool NewtonSolver::newton_direction(const StepContext& s, const Positions& q, const ContactSet& contacts,
                                    const std::vector<bool>& fixed, bool project, double t1, VecX& direction,
-                                   const std::function<void()>& beside) {
+                                   const std::function<void()>& beside, const VecX* gradient) {
   VecX g;
   SparseMatrix H;
   {
     ScopedTimer timer(times_.assembly);
-    potential_.gradient_and_hessian(s, q, contacts, project, g, H);
+    potential_.gradient_and_hessian(s, q, contacts, project, g, H, gradient);
     eliminate_fixed(H, g, fixed);
   }
   if (!g.allFinite()) throw SolverFailure("non-finite gradient (NaN or inf) at t = " + std::to_string(t1) + " s");
@@ -84,7 +84,7 @@ bool NewtonSolver::newton_direction(const StepContext& s, const Positions& q, co
 }
 
 bool NewtonSolver::chord_direction(const StepContext& s, const Positions& q, const ContactSet& contacts,
-                                  const std::vector<bool>& fixed, VecX& direction) {
+                                  const std::vector<bool>& fixed, VecX& direction, const VecX* gradient) {
   if (!factorized_ || factorized_->fixed != fixed || !same_pairs(contacts, factorized_->contacts)) return false;
   // Assembled where a contact stuck and it slides now: the matrix is up to
   // mu lambda 2 / (eps_v h) too stiff along its slip, and a chord step (or the
@@ -94,7 +94,7 @@ bool NewtonSolver::chord_direction(const StepContext& s, const Positions& q, con
   VecX g;
   {
     ScopedTimer timer(times_.assembly);
-    g = potential_.gradient(s, q, contacts);
+    g = gradient ? *gradient : potential_.gradient(s, q, contacts);
     eliminate_fixed(g, fixed);
   }
   ScopedTimer timer(times_.linear_solve);
@@ -126,6 +126,10 @@ NewtonResult NewtonSolver::solve(const StepContext& s, Positions& q, const std::
   // Largest fine-vertex move of `direction`, known already for a chord step.
   double move = have_direction ? sys_.max_fine_displacement(as_positions(direction)) : 0.0;
   double last_step = std::numeric_limits<double>::infinity();  // the last accepted step's move
+  // g(q) once known (from the line search that accepted q; q moves only there),
+  // for the next direction, chord or fresh; empty before.
+  VecX gradient_at_q;
+  const auto known_gradient = [&]() -> const VecX* { return gradient_at_q.size() > 0 ? &gradient_at_q : nullptr; };
   for (int it = 1;; ++it) {
     if (it > params_.solver.max_newton_iters)
       throw SolverFailure("Newton did not converge in " + std::to_string(params_.solver.max_newton_iters) +
@@ -150,8 +154,8 @@ NewtonResult NewtonSolver::solve(const StepContext& s, Positions& q, const std::
         if (!e0) e0 = potential_.energy(s, q, contacts);
       };
       bool solved = params_.solver.exact_hessian_first &&
-                    newton_direction(s, q, contacts, fixed, false, t1, direction, energy_at_q);
-      if (!solved) solved = newton_direction(s, q, contacts, fixed, true, t1, direction, energy_at_q);
+                    newton_direction(s, q, contacts, fixed, false, t1, direction, energy_at_q, known_gradient());
+      if (!solved) solved = newton_direction(s, q, contacts, fixed, true, t1, direction, energy_at_q, known_gradient());
       if (!solved) {
         factorized_.reset();
         throw SolverFailure("linear solve failed (system not positive definite) at t = " + std::to_string(t1) + " s");
@@ -191,21 +195,27 @@ NewtonResult NewtonSolver::solve(const StepContext& s, Positions& q, const std::
         // The trial's contact set (serial broad-phase bookkeeping, mostly) and
         // its elastic energy (per tet) are independent: side by side. The
         // damping term (a serial sparse product) goes beside the contacts.
+        // Most trials are accepted, and the next direction starts from the
+        // gradient there: its two parts come along, the elastic one from the
+        // energy's pass over the tets (the same rotations).
         ContactSet trial_contacts;
         std::vector<double> elastic;
+        VecX elastic_gradient, contact_gradient;
         double damping = 0.0;
         parallel_both(
             [&] {
               trial_contacts = queries_.contacts_at(trial);
               damping = potential_.damping_energy(s, trial);
+              contact_gradient = potential_.contact_gradient(s, trial, trial_contacts);
             },
-            [&] { elastic = potential_.elastic_energies(trial); });
+            [&] { elastic = potential_.elastic_energies(trial, elastic_gradient); });
         const double e = potential_.energy(s, trial, trial_contacts, elastic, damping);
         if (e <= *e0) {
           e0 = e;
           last_step = alpha * move;
           q = trial;
           accepted = std::move(trial_contacts);
+          gradient_at_q = potential_.gradient_from_parts(s, q, elastic_gradient, contact_gradient);
           break;
         }
         if (!stick_crossings)
@@ -238,7 +248,7 @@ NewtonResult NewtonSolver::solve(const StepContext& s, Positions& q, const std::
     // otherwise Newton assembles afresh.
     VecX chord;
     have_direction = false;
-    if (chord_direction(s, q, *accepted, fixed, chord)) {
+    if (chord_direction(s, q, *accepted, fixed, chord, known_gradient())) {
       const Positions chord_dq = as_positions(chord);
       const double chord_move = sys_.max_fine_displacement(chord_dq);
       if (converged_after_last_step(q, chord_dq, chord_move, *accepted)) return result;

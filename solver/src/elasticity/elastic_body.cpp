@@ -112,6 +112,24 @@ void ElasticBody::add_gradient(const Positions& x, VecX& g, int dof_offset) cons
     for (int a = 0; a < 4; ++a) g.segment<3>(dof_offset + 3 * tets_(t, a)) += local[t].segment<3>(3 * a);
 }
 
+double ElasticBody::energy_and_add_gradient(const Positions& x, VecX& g, int dof_offset) const {
+  check_positions(x);
+  if (dof_offset < 0 || g.size() < dof_offset + 3 * num_vertices_)
+    throw std::invalid_argument("ElasticBody::energy_and_add_gradient: gradient vector too short");
+  std::vector<double> e(num_tets());
+  std::vector<Vec<12>> local(num_tets());
+  for_each_tet(num_tets(), kEnergyCost + kGradientCost, [&](int t) {
+    const Mat3 F = deformation_gradient(x, tets_, t, Dm_inv_[t]);
+    e[t] = volumes_[t] * model_.energy(F, rotation_memo_[t]);
+    local[t] = volumes_[t] * pull_back_stress(model_.stress(F, rotation_memo_[t]), Dm_inv_[t]);
+  });
+  double sum = 0.0;
+  for (double v : e) sum += v;
+  for (int t = 0; t < num_tets(); ++t)
+    for (int a = 0; a < 4; ++a) g.segment<3>(dof_offset + 3 * tets_(t, a)) += local[t].segment<3>(3 * a);
+  return sum;
+}
+
 void ElasticBody::add_hessian_triplets(const Positions& x, std::vector<Eigen::Triplet<double>>& out,
                                        int dof_offset, bool project) const {
   check_positions(x);

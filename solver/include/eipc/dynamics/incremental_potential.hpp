@@ -81,6 +81,9 @@ public:
   /// Phi of each elastic body at q (elastic_bodies(), then rotated_bodies() order): energy()'s elastic
   /// part, which does not depend on the contacts, so it can be computed beside them.
   std::vector<double> elastic_energies(const Positions& q) const;
+  /// The same, and dPhi/dq into `elastic` (zeroed, 3 x nodes) from the same pass
+  /// over the tets: the elastic part of gradient() at q, bit for bit.
+  std::vector<double> elastic_energies(const Positions& q, VecX& elastic) const;
   /// energy()'s damping term, 1/2 (q - q^n)^T D (q - q^n): no contacts either.
   double damping_energy(const StepContext& s, const Positions& q) const;
   /// energy() with the parts that do not depend on the contacts given
@@ -88,11 +91,17 @@ public:
   double energy(const StepContext& s, const Positions& q, const ContactSet& contacts, const std::vector<double>& elastic,
                 double damping) const;
   VecX gradient(const StepContext& s, const Positions& q, const ContactSet& contacts) const;
+  /// gradient()'s contact and friction part at q (independent of the elastic part).
+  VecX contact_gradient(const StepContext& s, const Positions& q, const ContactSet& contacts) const;
+  /// gradient() from its elastic part (elastic_energies(q, elastic)) and its
+  /// contact part (contact_gradient()): the same value bit for bit.
+  VecX gradient_from_parts(const StepContext& s, const Positions& q, const VecX& elastic, const VecX& contact) const;
   /// With `project`, per-element and per-contact blocks are projected to PSD (projected Newton).
   SparseMatrix hessian(const StepContext& s, const Positions& q, const ContactSet& contacts, bool project = true) const;
   /// gradient() and hessian() together (one constitutive evaluation per element).
+  /// `known_gradient`: gradient() at q if already known (then not computed again).
   void gradient_and_hessian(const StepContext& s, const Positions& q, const ContactSet& contacts, bool project,
-                            VecX& gradient, SparseMatrix& hessian) const;
+                            VecX& gradient, SparseMatrix& hessian, const VecX* known_gradient = nullptr) const;
 
   /// beta h K(q) summed over damped bodies (K the projected elastic Hessian), on
   /// the fixed Hessian pattern so the assembly adds it value by value; empty if
@@ -102,15 +111,13 @@ public:
   int pattern_growths() const { return contact_pattern_.growths(); }
 
 private:
-  /// J^T (kappa grad B(x) + grad D(x)): the contact part of the gradient, before the h^2 scale.
-  VecX contact_gradient(const StepContext& s, const Positions& x, const ContactSet& contacts) const;
+  /// J^T (kappa grad B(x) + grad D(x)) at collision positions x, before the h^2 scale.
+  VecX contact_gradient_at_x(const StepContext& s, const Positions& x, const ContactSet& contacts) const;
   /// The Newton matrix's values on the fixed pattern at q: mass and h^2 times
   /// the elastic Hessians (no damping, no augmented Lagrangian); and dPhi/dq into `elastic`.
   void elastic_part(const Positions& q, bool project, std::vector<double>& values, VecX& elastic) const;
   /// dPhi/dq of every elastic and rotated body at q, into `elastic` (zeroed, 3 x nodes).
   void elastic_gradient(const Positions& q, VecX& elastic) const;
-  /// The gradient from its elastic part dPhi/dq and contact_gradient().
-  VecX gradient_from_parts(const StepContext& s, const Positions& q, const VecX& elastic, const VecX& contact) const;
   /// Adds scale * (each tet's Hessian in local_h_[i]) of elastic body i into values on the fixed pattern.
   void scatter_elements(std::size_t i, double scale, double* values) const;
   /// Adds scale * hessian (column-major, 3n x 3n) of rotated body i into values on the fixed pattern.

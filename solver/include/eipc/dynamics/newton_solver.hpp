@@ -94,17 +94,19 @@ private:
   /// damping and friction terms and the motion since). Such a direction
   /// descends (A is positive definite), and near the answer it is close to
   /// Newton's. It costs a gradient and two triangular solves instead of an
-  /// assembly and a factorisation. False when there is no such A.
+  /// assembly and a factorisation. False when there is no such A. `gradient`:
+  /// g(q) if already known (the line search's accepted trial).
   bool chord_direction(const StepContext& s, const Positions& q, const ContactSet& contacts,
-                       const std::vector<bool>& fixed, VecX& direction);
+                       const std::vector<bool>& fixed, VecX& direction, const VecX* gradient = nullptr);
   /// Assembles the Hessian at q (per-element and per-contact projected to PSD
   /// if `project`), factorises it and solves for the Newton direction; false
   /// if the matrix is not positive definite or the direction does not descend.
   /// `beside` (work that needs only q) runs beside the factorisation, which
-  /// does not split across threads once the contact set is large.
+  /// does not split across threads once the contact set is large. `gradient`:
+  /// g(q) if already known.
   bool newton_direction(const StepContext& s, const Positions& q, const ContactSet& contacts,
                         const std::vector<bool>& fixed, bool project, double t1, VecX& direction,
-                        const std::function<void()>& beside);
+                        const std::function<void()>& beside, const VecX* gradient = nullptr);
   /// Newton's stopping test on the step dq from q, whose largest fine-vertex
   /// move is `move`: true when it is below newton_tol * h. A converged solve
   /// still takes dq when it is collision free (so q moves). `contacts`: the contacts at q.

@@ -44,6 +44,8 @@ public:
   double energy(const Positions& x) const;
   /// g[dof_offset + 3v + i] += dPhi/dx_{v,i}.
   void add_gradient(const Positions& x, VecX& g, int dof_offset = 0) const;
+  /// energy() and add_gradient() in one pass over the tets (the same values bit for bit).
+  double energy_and_add_gradient(const Positions& x, VecX& g, int dof_offset = 0) const;
   /// Appends 144 triplets per tet, (dof_offset + 3v + i, dof_offset + 3w + j), in tet order.
   void add_hessian_triplets(const Positions& x, std::vector<Eigen::Triplet<double>>& out,
                             int dof_offset = 0, bool project = true) const;

@@ -158,6 +158,37 @@ TEST_CASE("the damping matrix is symmetric bit for bit; its products equal Eigen
   }
 }
 
+TEST_CASE("the line search's energies bring the gradient along, the same bit for bit", "[dynamics][gradient]") {
+  // Two boxes, so that each keeps its own per-tet rotations: one evaluated as
+  // energy, then gradient and Newton matrix; the other in the one pass.
+  const DampedBox separate(2), together(2);
+  std::mt19937 rng(11);
+  const StepContext s = separate.step_from_rest(separate.sys.rest_nodes());
+  const StepContext t = together.step_from_rest(together.sys.rest_nodes());
+  const ContactSet none;
+  const auto same = [](const auto& a, const auto& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), sizeof(double) * std::size_t(a.size())) == 0;
+  };
+  for (int trial = 0; trial < 10; ++trial) {
+    const Positions q = separate.moved(rng, 2e-2);
+    const std::vector<double> energies = separate.ip.elastic_energies(q);
+    const VecX g = separate.ip.gradient(s, q, none);
+    VecX elastic;
+    const std::vector<double> energies_too = together.ip.elastic_energies(q, elastic);
+    CHECK(same(energies, energies_too));
+    const VecX g_too = together.ip.gradient_from_parts(t, q, elastic, together.ip.contact_gradient(t, q, none));
+    CHECK(same(g, g_too));
+    VecX g_assembled, g_given;
+    SparseMatrix H, H_given;
+    separate.ip.gradient_and_hessian(s, q, none, false, g_assembled, H);
+    together.ip.gradient_and_hessian(t, q, none, false, g_given, H_given, &g_too);
+    CHECK(same(g_assembled, g));
+    CHECK(same(g_given, g));
+    CHECK(H.nonZeros() == H_given.nonZeros());
+    CHECK(std::memcmp(H.valuePtr(), H_given.valuePtr(), sizeof(double) * std::size_t(H.nonZeros())) == 0);
+  }
+}
+
 TEST_CASE("later Newton matrices reuse the elastic part of an earlier one; the gradient stays exact",
           "[dynamics][reuse]") {
   const DampedBox box(2);
