@@ -70,10 +70,13 @@ void GrowingPattern::rebuild(const std::vector<std::pair<int, int>>& pairs, cons
     inner.insert(inner.end(), p, end);
     outer[std::size_t(col) + 1] = static_cast<int>(inner.size());
   }
-  const std::vector<double> zeros(inner.size(), 0.0);
-  matrix_ = Eigen::Map<const SparseMatrix>(fixed_.rows(), fixed_.cols(), static_cast<Eigen::Index>(inner.size()),
-                                           outer.data(), inner.data(), zeros.data());
-  matrix_.makeCompressed();  // a no-op: the copy of a compressed map is compressed
+  // Straight into matrix_'s compressed arrays (its storage is kept when large
+  // enough); assigning a Map went entry by entry, as much work as all the rest.
+  matrix_.resize(fixed_.rows(), fixed_.cols());
+  matrix_.resizeNonZeros(static_cast<Eigen::Index>(inner.size()));
+  std::copy(outer.begin(), outer.end(), matrix_.outerIndexPtr());
+  std::copy(inner.begin(), inner.end(), matrix_.innerIndexPtr());
+  std::fill_n(matrix_.valuePtr(), inner.size(), 0.0);
 
   // Both patterns' columns are sorted: one walk along each pair of columns
   // (matrix_ holds every entry of fixed_).
