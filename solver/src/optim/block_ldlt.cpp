@@ -36,36 +36,32 @@ void BlockLdlt::analyzePattern(const Eigen::SparseMatrix<double>& a) {
   const int n = nodes_;
   info_ = Eigen::InvalidInput;
 
-  // Node ordering (new -> old) and its inverse.
-  NodeAmdOrdering::PermutationType scalar_perm;
-  NodeAmdOrdering()(a, scalar_perm);
-  perm_.assign(n, 0);
+  // The node graph, its AMD ordering (new -> old) and the inverse.
+  const Eigen::SparseMatrix<double> graph = node_graph(a);
+  NodeAmdOrdering::PermutationType node_perm;
+  Eigen::AMDOrdering<int>()(graph, node_perm);
+  perm_.assign(node_perm.indices().data(), node_perm.indices().data() + n);
   std::vector<int> inverse(n);
-  for (int k = 0; k < n; ++k) {
-    perm_[k] = scalar_perm.indices()[3 * k] / 3;
-    inverse[perm_[k]] = k;
-  }
+  for (int k = 0; k < n; ++k) inverse[perm_[k]] = k;
 
-  // Upper block triangle of the permuted matrix, by column, rows ascending and unique.
-  std::vector<std::vector<int>> columns(n);
-  for (int c = 0; c < a.outerSize(); ++c) {
-    const int col = inverse[c / 3];
-    for (Eigen::SparseMatrix<double>::InnerIterator it(a, c); it; ++it) {
-      const int row = inverse[it.index() / 3];
-      // A node's three scalar rows come one after the other: one entry for them.
-      if (row <= col && (columns[col].empty() || columns[col].back() != row)) columns[col].push_back(row);
-    }
-  }
+  // Upper block triangle of the permuted matrix, by column: the graph is
+  // symmetric, so walking its columns in the new order hands each permuted
+  // column its rows in ascending order (counted first, then placed).
+  const int* g_start = graph.outerIndexPtr();
+  const int* g_node = graph.innerIndexPtr();
   a_col_start_.assign(n + 1, 0);
-  a_row_.clear();
-  for (int k = 0; k < n; ++k) {
-    std::vector<int>& rows = columns[k];
-    std::sort(rows.begin(), rows.end());
-    rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
-    a_row_.insert(a_row_.end(), rows.begin(), rows.end());
-    a_col_start_[k + 1] = static_cast<int>(a_row_.size());
-  }
-  a_blocks_.assign(a_row_.size(), Mat3::Zero());
+  for (int row = 0; row < n; ++row)
+    for (int p = g_start[perm_[row]]; p < g_start[perm_[row] + 1]; ++p)
+      if (row <= inverse[g_node[p]]) ++a_col_start_[inverse[g_node[p]] + 1];
+  for (int k = 0; k < n; ++k) a_col_start_[k + 1] += a_col_start_[k];
+  a_row_.resize(a_col_start_[n]);
+  std::vector<int> next(a_col_start_.begin(), a_col_start_.end() - 1);
+  for (int row = 0; row < n; ++row)
+    for (int p = g_start[perm_[row]]; p < g_start[perm_[row] + 1]; ++p) {
+      const int col = inverse[g_node[p]];
+      if (row <= col) a_row_[next[col]++] = row;
+    }
+  a_blocks_.resize(a_row_.size());  // zeroed by each factorize()
 
   // Where each stored scalar of the upper block triangle goes: the slot of
   // each block row of a column, looked up directly (set at the node's first
@@ -103,9 +99,10 @@ void BlockLdlt::analyzePattern(const Eigen::SparseMatrix<double>& a) {
   for (int k = 0; k < n; ++k) for_each_in_reach(k, a_col_start_, a_row_, parent_, mark, [&](int i) { ++count[i]; });
   l_col_start_.assign(n + 1, 0);
   for (int k = 0; k < n; ++k) l_col_start_[k + 1] = l_col_start_[k] + count[k];
-  row_.assign(l_col_start_[n], 0);
-  l_.assign(l_col_start_[n], Mat3::Zero());
-  d_inv_.assign(n, Mat3::Zero());
+  // Each factorize() writes every entry of L and D^-1 before reading it.
+  row_.resize(l_col_start_[n]);
+  l_.resize(l_col_start_[n]);
+  d_inv_.resize(n);
   fill_.assign(n, 0);
   plan_tasks(detail::force_parallel() ? std::max(2, max_threads()) : max_threads());
   std::vector<char> in_task(n, 0);

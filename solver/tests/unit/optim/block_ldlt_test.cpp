@@ -2,6 +2,7 @@
 // Newton matrices (3x3 node blocks coupling nodes of random "elements").
 #include "eipc/optim/block_ldlt.hpp"
 #include "eipc/optim/linear_solver.hpp"
+#include "eipc/optim/node_ordering.hpp"
 #include "eipc/util/parallel.hpp"
 
 #include <Eigen/Dense>
@@ -50,6 +51,39 @@ VecX random_vector(int n, unsigned seed) {
 }
 
 }  // namespace
+
+TEST_CASE("the node graph has a node pair wherever any coordinates couple; AMD orders it as from triplets", "[optim]") {
+  // Symmetric scalar patterns with partial blocks: single coordinate entries
+  // (u x, s z) and (s z, u x) between random nodes, plus the diagonal.
+  for (unsigned seed = 1; seed <= 5; ++seed) {
+    std::mt19937 rng(seed);
+    const int nodes = 40;
+    std::uniform_int_distribution<int> coordinate(0, 3 * nodes - 1);
+    std::vector<Eigen::Triplet<double>> t;
+    for (int i = 0; i < 3 * nodes; ++i) t.emplace_back(i, i, 1.0);
+    for (int e = 0; e < 150; ++e) {
+      const int r = coordinate(rng), c = coordinate(rng);
+      t.emplace_back(r, c, 1.0);
+      t.emplace_back(c, r, 1.0);
+    }
+    Eigen::SparseMatrix<double> a(3 * nodes, 3 * nodes);
+    a.setFromTriplets(t.begin(), t.end());
+    std::vector<Eigen::Triplet<double>> pairs;
+    for (int col = 0; col < a.outerSize(); ++col)
+      for (Eigen::SparseMatrix<double>::InnerIterator it(a, col); it; ++it)
+        pairs.emplace_back(int(it.row() / 3), col / 3, 1.0);
+    Eigen::SparseMatrix<double> expected(nodes, nodes);
+    expected.setFromTriplets(pairs.begin(), pairs.end());
+    const Eigen::SparseMatrix<double> graph = node_graph(a);
+    REQUIRE(graph.nonZeros() == expected.nonZeros());
+    CHECK(std::equal(graph.outerIndexPtr(), graph.outerIndexPtr() + nodes + 1, expected.outerIndexPtr()));
+    CHECK(std::equal(graph.innerIndexPtr(), graph.innerIndexPtr() + graph.nonZeros(), expected.innerIndexPtr()));
+    NodeAmdOrdering::PermutationType from_graph, from_triplets;
+    Eigen::AMDOrdering<int>()(graph, from_graph);
+    Eigen::AMDOrdering<int>()(expected, from_triplets);
+    CHECK(from_graph.indices() == from_triplets.indices());
+  }
+}
 
 TEST_CASE("BlockLdlt solves block-sparse SPD systems like a dense LDL^T", "[optim]") {
   for (const bool fix : {false, true}) {
