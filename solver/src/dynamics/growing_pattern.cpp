@@ -70,9 +70,14 @@ void GrowingPattern::rebuild(const std::vector<std::pair<int, int>>& pairs, cons
     inner.insert(inner.end(), p, end);
     outer[std::size_t(col) + 1] = static_cast<int>(inner.size());
   }
-  // Straight into matrix_'s compressed arrays (its storage is kept when large
-  // enough); assigning a Map went entry by entry, as much work as all the rest.
+  // Straight into matrix_'s compressed arrays; assigning a Map went entry by
+  // entry, as much work as all the rest. The storage is reserved with room to
+  // grow: a new block of it at every growth cost page faults (60 us a growth).
   matrix_.resize(fixed_.rows(), fixed_.cols());
+  if (inner.size() > reserved_) {
+    reserved_ = inner.size() + inner.size() / 2;
+    matrix_.reserve(static_cast<Eigen::Index>(reserved_));
+  }
   matrix_.resizeNonZeros(static_cast<Eigen::Index>(inner.size()));
   std::copy(outer.begin(), outer.end(), matrix_.outerIndexPtr());
   std::copy(inner.begin(), inner.end(), matrix_.innerIndexPtr());

@@ -47,6 +47,9 @@ private:
   std::vector<int> fixed_slots_;
   std::vector<std::vector<BlockEntry>> blocks_;  ///< per column node, full blocks by increasing row node
   int growths_ = 0;
+  /// Entries matrix_'s storage holds (resize() keeps it): grown by half again
+  /// when outgrown, so most growths reuse memory already touched.
+  std::size_t reserved_ = 0;
 };
 
 }  // namespace eipc
