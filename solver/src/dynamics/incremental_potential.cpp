@@ -77,31 +77,26 @@ ContactSet IncrementalPotential::contacts(const Positions& q, const Candidates& 
                            params_.ground_height);
 }
 
-std::vector<double> IncrementalPotential::elastic_energies(const Positions& q) const {
-  const std::size_t n = sys_.elastic_bodies().size();
-  std::vector<double> elastic(n + sys_.rotated_bodies().size());
-  for_each_elastic_body(sys_, [&](std::size_t i) {
-    elastic[i] = sys_.elastic_bodies()[i].energy(body_nodes(sys_, sys_.elastic_body_index()[i], q));
-  });
-  for (std::size_t i = 0; i < sys_.rotated_bodies().size(); ++i)
-    elastic[n + i] = sys_.rotated_bodies()[i].energy(body_nodes(sys_, sys_.rotated_body_index()[i], q));
-  return elastic;
-}
-
-std::vector<double> IncrementalPotential::elastic_energies(const Positions& q, VecX& elastic) const {
+std::vector<double> IncrementalPotential::elastic_energies(const Positions& q, VecX* elastic) const {
   const std::size_t n = sys_.elastic_bodies().size();
   std::vector<double> energies(n + sys_.rotated_bodies().size());
-  elastic = VecX::Zero(sys_.num_dofs());
+  if (elastic) *elastic = VecX::Zero(sys_.num_dofs());
   for_each_elastic_body(sys_, [&](std::size_t i) {
     const int body = sys_.elastic_body_index()[i];
-    energies[i] = sys_.elastic_bodies()[i].energy_and_add_gradient(body_nodes(sys_, body, q), elastic,
-                                                                   3 * sys_.node_offset(body));
+    const ElasticBody& eb = sys_.elastic_bodies()[i];
+    energies[i] = elastic ? eb.energy_and_add_gradient(body_nodes(sys_, body, q), *elastic, 3 * sys_.node_offset(body))
+                          : eb.energy(body_nodes(sys_, body, q));
   });
   for (std::size_t i = 0; i < sys_.rotated_bodies().size(); ++i) {
     const int body = sys_.rotated_body_index()[i];
+    const RotatedLinearElasticity& rb = sys_.rotated_bodies()[i];
+    if (!elastic) {
+      energies[n + i] = rb.energy(body_nodes(sys_, body, q));
+      continue;
+    }
     VecX g;
-    energies[n + i] = sys_.rotated_bodies()[i].energy_and_gradient(body_nodes(sys_, body, q), g);
-    elastic.segment(3 * sys_.node_offset(body), g.size()) += g;
+    energies[n + i] = rb.energy_and_gradient(body_nodes(sys_, body, q), g);
+    elastic->segment(3 * sys_.node_offset(body), g.size()) += g;
   }
   return energies;
 }

@@ -208,7 +208,7 @@ NewtonResult NewtonSolver::solve(const StepContext& s, Positions& q, const std::
               damping = potential_.damping_energy(s, trial);
               contact_gradient = potential_.contact_gradient(s, trial, trial_contacts);
             },
-            [&] { elastic = potential_.elastic_energies(trial, elastic_gradient); });
+            [&] { elastic = potential_.elastic_energies(trial, &elastic_gradient); });
         const double e = potential_.energy(s, trial, trial_contacts, elastic, damping);
         if (e <= *e0) {
           e0 = e;

@@ -99,23 +99,30 @@ double ElasticBody::energy(const Positions& x) const {
   return sum;
 }
 
+void ElasticBody::check_gradient_target(const VecX& g, int dof_offset, const char* caller) const {
+  if (dof_offset < 0 || g.size() < dof_offset + 3 * num_vertices_)
+    throw std::invalid_argument(std::string("ElasticBody::") + caller + ": gradient vector too short");
+}
+
+void ElasticBody::add_tet_gradients(const std::vector<Vec<12>>& local, VecX& g, int dof_offset) const {
+  for (int t = 0; t < num_tets(); ++t)
+    for (int a = 0; a < 4; ++a) g.segment<3>(dof_offset + 3 * tets_(t, a)) += local[t].segment<3>(3 * a);
+}
+
 void ElasticBody::add_gradient(const Positions& x, VecX& g, int dof_offset) const {
   check_positions(x);
-  if (dof_offset < 0 || g.size() < dof_offset + 3 * num_vertices_)
-    throw std::invalid_argument("ElasticBody::add_gradient: gradient vector too short");
+  check_gradient_target(g, dof_offset, "add_gradient");
   std::vector<Vec<12>> local(num_tets());
   for_each_tet(num_tets(), kGradientCost, [&](int t) {
     const Mat3 P = model_.stress(deformation_gradient(x, tets_, t, Dm_inv_[t]), rotation_memo_[t]);
     local[t] = volumes_[t] * pull_back_stress(P, Dm_inv_[t]);
   });
-  for (int t = 0; t < num_tets(); ++t)
-    for (int a = 0; a < 4; ++a) g.segment<3>(dof_offset + 3 * tets_(t, a)) += local[t].segment<3>(3 * a);
+  add_tet_gradients(local, g, dof_offset);
 }
 
 double ElasticBody::energy_and_add_gradient(const Positions& x, VecX& g, int dof_offset) const {
   check_positions(x);
-  if (dof_offset < 0 || g.size() < dof_offset + 3 * num_vertices_)
-    throw std::invalid_argument("ElasticBody::energy_and_add_gradient: gradient vector too short");
+  check_gradient_target(g, dof_offset, "energy_and_add_gradient");
   std::vector<double> e(num_tets());
   std::vector<Vec<12>> local(num_tets());
   for_each_tet(num_tets(), kEnergyCost + kGradientCost, [&](int t) {
@@ -125,8 +132,7 @@ double ElasticBody::energy_and_add_gradient(const Positions& x, VecX& g, int dof
   });
   double sum = 0.0;
   for (double v : e) sum += v;
-  for (int t = 0; t < num_tets(); ++t)
-    for (int a = 0; a < 4; ++a) g.segment<3>(dof_offset + 3 * tets_(t, a)) += local[t].segment<3>(3 * a);
+  add_tet_gradients(local, g, dof_offset);
   return sum;
 }
 

@@ -80,10 +80,9 @@ public:
   double energy(const StepContext& s, const Positions& q, const ContactSet& contacts) const;
   /// Phi of each elastic body at q (elastic_bodies(), then rotated_bodies() order): energy()'s elastic
   /// part, which does not depend on the contacts, so it can be computed beside them.
-  std::vector<double> elastic_energies(const Positions& q) const;
-  /// The same, and dPhi/dq into `elastic` (zeroed, 3 x nodes) from the same pass
+  /// Given `elastic`, also dPhi/dq into it (zeroed, 3 x nodes) from the same pass
   /// over the tets: the elastic part of gradient() at q, bit for bit.
-  std::vector<double> elastic_energies(const Positions& q, VecX& elastic) const;
+  std::vector<double> elastic_energies(const Positions& q, VecX* elastic = nullptr) const;
   /// energy()'s damping term, 1/2 (q - q^n)^T D (q - q^n): no contacts either.
   double damping_energy(const StepContext& s, const Positions& q) const;
   /// energy() with the parts that do not depend on the contacts given

@@ -63,6 +63,10 @@ public:
 
 private:
   void check_positions(const Positions& x) const;
+  /// Throws unless g has this body's 3 n entries from dof_offset on (`caller` names the method).
+  void check_gradient_target(const VecX& g, int dof_offset, const char* caller) const;
+  /// g[dof_offset + 3 v + i] += each tet's local gradient, in tet order (the sums' order).
+  void add_tet_gradients(const std::vector<Vec<12>>& local, VecX& g, int dof_offset) const;
 
   int num_vertices_;
   Tets tets_;

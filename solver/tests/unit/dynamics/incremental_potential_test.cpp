@@ -174,7 +174,7 @@ TEST_CASE("the line search's energies bring the gradient along, the same bit for
     const std::vector<double> energies = separate.ip.elastic_energies(q);
     const VecX g = separate.ip.gradient(s, q, none);
     VecX elastic;
-    const std::vector<double> energies_too = together.ip.elastic_energies(q, elastic);
+    const std::vector<double> energies_too = together.ip.elastic_energies(q, &elastic);
     CHECK(same(energies, energies_too));
     const VecX g_too = together.ip.gradient_from_parts(t, q, elastic, together.ip.contact_gradient(t, q, none));
     CHECK(same(g, g_too));
