@@ -332,9 +332,7 @@ void IncrementalPotential::elastic_part(const Positions& q, bool project, std::v
     const int body = sys_.elastic_body_index()[i];
     const ElasticBody& eb = sys_.elastic_bodies()[i];
     eb.tet_derivatives(body_nodes(sys_, body, q), project, local_g_[i], local_h_[i]);
-    const int offset = 3 * sys_.node_offset(body);
-    for (int t = 0; t < eb.num_tets(); ++t)
-      for (int a = 0; a < 4; ++a) elastic.segment<3>(offset + 3 * eb.tets()(t, a)) += local_g_[i][t].segment<3>(3 * a);
+    eb.add_tet_gradients(local_g_[i], elastic, 3 * sys_.node_offset(body));
     scatter_elements(i, h2, values.data());
   });
   for (std::size_t i = 0; i < sys_.rotated_bodies().size(); ++i) {

@@ -55,6 +55,9 @@ public:
                        std::vector<Mat<12>>& hessians) const;
   /// The Hessians of tet_derivatives() alone.
   void tet_hessians(const Positions& x, bool project, std::vector<Mat<12>>& hessians) const;
+  /// g[dof_offset + 3 v + i] += each tet's gradient from tet_derivatives(), in tet order
+  /// (the order of add_gradient()'s sums).
+  void add_tet_gradients(const std::vector<Vec<12>>& local, VecX& g, int dof_offset) const;
 
   /// Single-tet pieces (12 dofs: the tet's 4 vertices in tets() order).
   double tet_energy(const Positions& x, int t) const;
@@ -65,8 +68,6 @@ private:
   void check_positions(const Positions& x) const;
   /// Throws unless g has this body's 3 n entries from dof_offset on (`caller` names the method).
   void check_gradient_target(const VecX& g, int dof_offset, const char* caller) const;
-  /// g[dof_offset + 3 v + i] += each tet's local gradient, in tet order (the sums' order).
-  void add_tet_gradients(const std::vector<Vec<12>>& local, VecX& g, int dof_offset) const;
 
   int num_vertices_;
   Tets tets_;
