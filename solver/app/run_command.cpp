@@ -77,6 +77,8 @@ int run(const RunOptions& o) {
   }
   const std::string out = o.out.value_or(scene.name + ".h5");
   Simulation sim(std::move(scene), o.threads);
+  for (const std::string& n : sim.scene().notes) fmt::print(stderr, "note: {}\n", n);
+  for (const std::string& w : sim.warnings()) fmt::print(stderr, "warning: {}\n", w);
   TrajectorySink trajectory(out, sim.header());
   sim.add_sink(trajectory);
   if (o.max_wall) sim.set_wall_limit(*o.max_wall, fmt::format("--max-wall {} s exceeded", *o.max_wall));

@@ -2,6 +2,7 @@
 
 #include "eipc/common.hpp"
 #include "eipc/scene/scene.hpp"
+#include "eipc/util/fnv1a.hpp"
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
@@ -17,13 +18,6 @@ std::string read_file_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open scene file");
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-/// FNV-1a, 64 bit: detects an edited scene file between two sweeps into one directory.
-std::string fnv1a_hex(const std::string& bytes) {
-  std::uint64_t h = 14695981039346656037ull;
-  for (unsigned char c : bytes) h = (h ^ c) * 1099511628211ull;
-  return fmt::format("{:016x}", h);
 }
 
 /// File-name-safe form of a scenario or embedding name.

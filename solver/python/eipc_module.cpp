@@ -101,6 +101,8 @@ public:
       loaded = load_scene(py::str(py::module_::import("os").attr("fspath")(scene)), overrides);
     }
     sim_ = std::make_unique<Simulation>(std::move(loaded), threads);
+    const py::object warn = py::module_::import("warnings").attr("warn");
+    for (const std::string& w : sim_->warnings()) warn(w, py::module_::import("builtins").attr("UserWarning"), 2);
     if (max_wall) {
       if (!(*max_wall > 0)) bad_input("max_wall: must be positive");
       sim_->set_wall_limit(*max_wall, "max_wall " + py::str(py::float_(*max_wall)).cast<std::string>() + " s exceeded");

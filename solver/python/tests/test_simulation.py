@@ -295,7 +295,7 @@ def test_bad_input_raises_input_error_with_the_command_lines_message(case, kwarg
 def test_bad_input_from_python_raises_input_error_with_a_message():
     sim = short_grasp()
     cases = [
-        (lambda: sim.positions("tedy"), f"{TEDDY}: no body named 'tedy'"),
+        (lambda: sim.positions("tedy"), f"{TEDDY}: no body named 'tedy' (did you mean 'teddy'?); its bodies: "),
         (lambda: sim.nodes(3), "no body 3 (the scene has 3)"),
         (lambda: sim.positions(1.5), "a body is given by its name or index, got 1.5"),
         (lambda: sim.targets("teddy"), "body 'teddy' has no prescribed nodes"),

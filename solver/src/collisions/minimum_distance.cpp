@@ -33,4 +33,32 @@ double minimum_distance(const CollisionMesh& mesh, const Positions& x, const Can
   return m;
 }
 
+BodyGap closest_bodies(const CollisionMesh& mesh, const Positions& x, const Candidates& candidates,
+                       std::optional<double> ground_height) {
+  auto row = [&](int i) -> Vec3 { return x.row(i).transpose(); };
+  BodyGap gap;
+  const auto consider = [&](double squared, int a, int b) {
+    if (a == b || (mesh.is_rigid(a) && mesh.is_rigid(b))) return;  // kinematic bodies feel no barrier
+    const double d = std::sqrt(squared);
+    if (d < gap.distance) gap = {d, a, b};
+  };
+  for (const auto& c : candidates.point_triangle) {
+    const int f0 = mesh.faces(c.face, 0), f1 = mesh.faces(c.face, 1), f2 = mesh.faces(c.face, 2);
+    if (mesh.vertex_body[c.vertex] == mesh.body_of_face(c.face)) continue;
+    consider(point_triangle_distance_sq(row(c.vertex), row(f0), row(f1), row(f2)), mesh.vertex_body[c.vertex],
+             mesh.body_of_face(c.face));
+  }
+  for (const auto& c : candidates.edge_edge) {
+    if (mesh.body_of_edge(c.edge_a) == mesh.body_of_edge(c.edge_b)) continue;
+    consider(edge_edge_distance_sq(row(mesh.edges(c.edge_a, 0)), row(mesh.edges(c.edge_a, 1)),
+                                   row(mesh.edges(c.edge_b, 0)), row(mesh.edges(c.edge_b, 1))),
+             mesh.body_of_edge(c.edge_a), mesh.body_of_edge(c.edge_b));
+  }
+  if (ground_height)
+    for (Eigen::Index v = 0; v < x.rows(); ++v)
+      if (!mesh.is_rigid(mesh.vertex_body[v]) && x(v, 2) - *ground_height < gap.distance)
+        gap = {x(v, 2) - *ground_height, mesh.vertex_body[v], -1};
+  return gap;
+}
+
 }  // namespace eipc

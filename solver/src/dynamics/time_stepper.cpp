@@ -1,7 +1,7 @@
 #include "eipc/dynamics/time_stepper.hpp"
 
 #include "eipc/broad_phase/broad_phase.hpp"
-#include "eipc/collisions/minimum_distance.hpp"
+
 #include "eipc/dynamics/contact_forces.hpp"
 #include "eipc/friction/friction_rounds.hpp"
 #include "eipc/util/parallel.hpp"
@@ -133,6 +133,12 @@ double TimeStepper::current_min_distance() const {
   const Positions x = sys_.collision().positions(q_);
   const Candidates c = find_candidates(sys_.collision().mesh(), x, x, params_.contact.dhat);
   return minimum_distance(sys_.collision().mesh(), x, c, params_.ground_height);
+}
+
+BodyGap TimeStepper::closest_bodies() const {
+  const Positions x = sys_.collision().positions(q_);
+  const Candidates c = find_candidates(sys_.collision().mesh(), x, x, params_.contact.dhat);
+  return eipc::closest_bodies(sys_.collision().mesh(), x, c, params_.ground_height);
 }
 
 bool TimeStepper::solve_round(StepContext& s, Positions& q, const std::vector<bool>& fixed, double t1,

@@ -91,7 +91,8 @@ void validate_tet_mesh(const TetMesh& mesh, const std::string& source) {
   }
 }
 
-void validate_closed_surface(const Tris& faces, int num_vertices, const std::string& source) {
+void validate_closed_surface(const Tris& faces, int num_vertices, const std::string& source,
+                             SurfaceOrientation orientation) {
   if (faces.rows() == 0) throw InputError(source + ": surface has no triangles");
   std::vector<std::array<int, 4>> half;  // {min, max, direction (0: min->max), face}
   half.reserve(static_cast<std::size_t>(faces.rows()) * 3);
@@ -129,7 +130,7 @@ void validate_closed_surface(const Tris& faces, int num_vertices, const std::str
   }
   if (open > 0) report(source, first_open, open);
   if (nonmanifold > 0) report(source, first_nonmanifold, nonmanifold);
-  if (flipped > 0) report(source, first_flipped, flipped);
+  if (flipped > 0 && orientation == SurfaceOrientation::consistent) report(source, first_flipped, flipped);
 }
 
 std::vector<int> unused_vertices(const TetMesh& mesh) {

@@ -3,13 +3,15 @@
 #include <cstdio>
 #include <fstream>
 #include <functional>
+#include <unistd.h>
 
 namespace eipc {
 namespace {
 
-/// Writes through `body` into "<path>.tmp", then renames it to `path`.
+/// Writes through `body` into "<path>.tmp.<pid>", then renames it to `path`: two
+/// processes writing the same file (a cache) each rename a whole file into place.
 void write_atomically(const std::string& path, const std::function<void(std::ostream&)>& body) {
-  const std::string tmp = path + ".tmp";
+  const std::string tmp = path + ".tmp." + std::to_string(getpid());
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) throw InputError(path + ": cannot open for writing");

@@ -6,11 +6,14 @@
 #include "eipc/mesh/surface.hpp"
 #include "eipc/mesh/transform.hpp"
 #include "eipc/mesh/validate.hpp"
+#include "eipc/tetrahedralize/tetrahedralize.hpp"
 #include "eipc/util/spelling.hpp"
 
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <cctype>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -242,16 +245,51 @@ Body read_embedding(const Field& f, const std::filesystem::path& dir, const Body
   return body;
 }
 
+/// The lower-case extension of a mesh path, which picks its reader.
+std::string mesh_extension(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ext;
+}
+
+/// A soft body's surface file meshed into tets (cached beside it); what was done goes to `notes`.
+TetMesh tetrahedralized(const Field& f, const std::string& mesh_path, std::vector<std::string>& notes) {
+  std::optional<double> size;
+  if (f.has("tet_size")) size = f.at("tet_size").positive();
+  const auto start = std::chrono::steady_clock::now();
+  TetrahedralizedFile t;
+  try {
+    t = tetrahedralize_file(mesh_path, size);
+  } catch (const InputError& e) {
+    f.child("mesh").fail(e.what());  // the scene and field as well as the surface's problem
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const std::string what = fmt::format("body '{}': {} tetrahedralized (tet size {:.4g}{}): {} nodes, {} tets",
+                                       f.at("name").string(), mesh_path, t.size, size ? "" : ", the default",
+                                       t.mesh.num_vertices(), t.mesh.num_tets());
+  if (t.from_cache) notes.push_back(what + ", read from " + t.cache_path);
+  else if (t.cache_path.empty()) notes.push_back(what + fmt::format(" in {:.1f} s (not cached: its folder is not writable)", seconds));
+  else notes.push_back(what + fmt::format(" in {:.1f} s, kept in {}", seconds, t.cache_path));
+  return std::move(t.mesh);
+}
+
 Body read_body(const Field& f, const std::filesystem::path& dir, const SceneOverrides& overrides,
-               EmbeddingReport& report) {
-  f.require_known_keys({"name", "mesh", "material", "transform", "velocity", "embedding", "embeddings", "kinematic",
-                        "motion", "prescribed"});
+               EmbeddingReport& report, std::vector<std::string>& notes) {
+  f.require_known_keys({"name", "mesh", "tet_size", "material", "transform", "velocity", "embedding", "embeddings",
+                        "kinematic", "motion", "prescribed"});
   const std::string name = f.at("name").string();
   const bool kinematic = f.boolean_or("kinematic", false);
-  const std::string ext = std::filesystem::path(f.at("mesh").string()).extension().string();
-  if (ext == ".obj" && !kinematic)
-    f.child("mesh").fail("a surface mesh (.obj) is only allowed for kinematic bodies (set \"kinematic\": true)");
   const std::string mesh_path = existing_file(f.at("mesh"), dir);
+  const std::string ext = mesh_extension(mesh_path);
+  const bool surface_file = is_surface_mesh_extension(ext);
+  if (!surface_file && ext != ".msh" && ext != ".node" && ext != ".ele" && ext != ".vtk")
+    f.child("mesh").fail("unknown mesh file extension '" + ext + "': give a tetrahedral mesh (.msh, .node/.ele, .vtk) "
+                         "or a closed surface (.obj, .stl, .ply, .vtp), which is tetrahedralized (docs/mesh.md)");
+  if (f.has("tet_size") && (!surface_file || kinematic))
+    f.child("tet_size").fail("only a soft body given as a surface mesh (.obj .stl .ply .vtp) is tetrahedralized");
+  if (kinematic && f.has("material"))
+    f.child("material").fail("a kinematic body follows its motion and is never deformed, so its material would be "
+                             "ignored: remove 'material', or remove \"kinematic\": true to simulate it");
 
   std::string embedding = f.has("embedding") ? f.at("embedding").string() : "full";
   if (overrides.embedding) {
@@ -263,7 +301,7 @@ Body read_body(const Field& f, const std::filesystem::path& dir, const SceneOver
     f.child("embedding").fail("unknown embedding '" + embedding + "': use \"full\", \"affine\" or a key of 'embeddings'");
 
   Body body;
-  if (ext == ".obj") {
+  if (surface_file && kinematic) {
     SurfaceMesh s = read_surface_mesh(mesh_path);
     Positions x = s.vertices;
     if (f.has("transform")) apply_transform(f.child("transform"), x);
@@ -274,7 +312,7 @@ Body read_body(const Field& f, const std::filesystem::path& dir, const SceneOver
     body.fine_map = NodeMap::identity(static_cast<int>(x.rows()));
     body.pivot = x.colwise().mean().transpose();
   } else {
-    TetMesh m = read_tet_mesh(mesh_path);
+    TetMesh m = surface_file ? tetrahedralized(f, mesh_path, notes) : read_tet_mesh(mesh_path);
     if (f.has("transform")) apply_transform(f.child("transform"), m.vertices);
     validate_tet_mesh(m, mesh_path);
     m = remove_unused_vertices(m);  // a vertex in no tet would have no mass
@@ -505,7 +543,7 @@ Scene scene_from_json(nlohmann::json doc, const std::string& path, const SceneOv
   std::set<std::string> names;
   for (std::size_t i = 0; i < bodies.value().size(); ++i) {
     EmbeddingReport report;
-    scene.bodies.push_back(read_body(bodies.index(i), dir, overrides, report));
+    scene.bodies.push_back(read_body(bodies.index(i), dir, overrides, report, scene.notes));
     scene.embedding_reports.push_back(report);
     if (!names.insert(scene.bodies.back().name).second)
       bodies.index(i).child("name").fail("duplicate body name '" + scene.bodies.back().name + "'");

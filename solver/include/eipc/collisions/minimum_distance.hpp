@@ -4,6 +4,7 @@
 #include "eipc/collisions/collision_mesh.hpp"
 #include "eipc/collisions/contact_set.hpp"
 
+#include <limits>
 #include <optional>
 
 namespace eipc {
@@ -12,6 +13,16 @@ namespace eipc {
 /// over all vertices of z - ground_height. +infinity when there is nothing to measure.
 double minimum_distance(const CollisionMesh& mesh, const Positions& x, const Candidates& candidates,
                         std::optional<double> ground_height = std::nullopt);
+
+/// The closest two bodies of x: the smallest distance over candidates joining two
+/// different bodies, and over every vertex's height above the ground (body_b = -1);
+/// pairs of kinematic (rigid) bodies, and kinematic bodies over the ground, left out.
+struct BodyGap {
+  double distance = std::numeric_limits<double>::infinity();
+  int body_a = -1, body_b = -1;
+};
+BodyGap closest_bodies(const CollisionMesh& mesh, const Positions& x, const Candidates& candidates,
+                       std::optional<double> ground_height = std::nullopt);
 
 /// The same from the contacts of x when there are any: every pair closer than
 /// dhat is a contact, so the closest one is among them. Only when nothing is

@@ -6,6 +6,7 @@
 // augmented Lagrangian), so the barrier keeps everything apart.
 #pragma once
 
+#include "eipc/collisions/minimum_distance.hpp"
 #include "eipc/dynamics/contact_queries.hpp"
 #include "eipc/dynamics/dof_system.hpp"
 #include "eipc/dynamics/incremental_potential.hpp"
@@ -66,6 +67,9 @@ public:
   const PhaseTimes& phase_times() const { return times_; }
   /// Smallest contact distance at the current state (infinity if nothing is within dhat).
   double current_min_distance() const;
+  /// The two bodies closest to each other (or a body and the ground) at the current state,
+  /// among pairs within dhat (distance infinity if none).
+  BodyGap closest_bodies() const;
 
 private:
   /// Targets of every prescribed node at t (sys_.prescribed() order).

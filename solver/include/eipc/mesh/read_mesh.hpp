@@ -12,8 +12,12 @@ namespace eipc {
 /// inverted/degenerate tets. Unknown or surface-only extensions throw InputError.
 TetMesh read_tet_mesh(const std::string& path);
 
-/// Triangle surface from .obj, or the boundary of a tetrahedral mesh file
-/// (see extract_surface: only boundary vertices are kept, in increasing original index).
+/// Triangle surface from .obj, .stl, .ply or .vtp (the whole file as one surface), or the
+/// boundary of a tetrahedral mesh file (see extract_surface: only boundary vertices are
+/// kept, in increasing original index).
 SurfaceMesh read_surface_mesh(const std::string& path);
+
+/// The extensions (lower case, with the dot) read_surface_mesh reads as surfaces only.
+bool is_surface_mesh_extension(const std::string& extension);
 
 }  // namespace eipc

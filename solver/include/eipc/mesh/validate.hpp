@@ -26,7 +26,11 @@ void validate_tet_mesh(const TetMesh& mesh, const std::string& source);
 /// [0, num_vertices), no repeated index in a triangle, every edge shared by exactly two
 /// triangles (one: open boundary; more: non-manifold) traversing it in opposite directions.
 /// Not checked: orientation sign (see enclosed_volume), self-intersection, non-manifold vertices.
-void validate_closed_surface(const Tris& faces, int num_vertices, const std::string& source);
+/// With SurfaceOrientation::either, neighbours may also traverse an edge the same way (a
+/// surface to be tetrahedralized, which is oriented then).
+enum class SurfaceOrientation { consistent, either };
+void validate_closed_surface(const Tris& faces, int num_vertices, const std::string& source,
+                             SurfaceOrientation orientation = SurfaceOrientation::consistent);
 
 /// Vertices referenced by no tet, increasing.
 std::vector<int> unused_vertices(const TetMesh& mesh);

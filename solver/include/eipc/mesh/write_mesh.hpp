@@ -1,4 +1,4 @@
-// Mesh writers. Files are written to "<path>.tmp" and renamed into place when complete.
+// Mesh writers. Files are written to "<path>.tmp.<pid>" and renamed into place when complete.
 #pragma once
 
 #include "eipc/mesh/tet_mesh.hpp"

@@ -30,6 +30,7 @@ struct Scene {
   SimulationParams params;
   std::vector<Body> bodies;
   std::vector<EmbeddingReport> embedding_reports;  ///< per body (all zero for full-space bodies)
+  std::vector<std::string> notes;  ///< what loading did that the user should hear of (a surface tetrahedralized)
 };
 
 /// Loads and validates a scene; every problem is an InputError naming the file and field.

@@ -46,8 +46,12 @@ public:
 
   const Scene& scene() const { return scene_; }
   const TrajectoryHeader& header() const { return header_; }
-  /// Index of a body by name; throws InputError naming the scene if there is none.
+  /// Index of a body by name; throws InputError naming the scene, the closest name and
+  /// the scene's bodies if there is none.
   int body_index(const std::string& name) const;
+  /// What the user should hear before the run (besides scene().notes): a start the barrier
+  /// acts on (two bodies, or a body and the ground, within dhat).
+  const std::vector<std::string>& warnings() const { return warnings_; }
 
   /// Sends frame 0 (the initial state) and every later stored frame to `sink`,
   /// which must outlive the run. Only before the first step.
@@ -91,6 +95,7 @@ private:
   std::unique_ptr<TimeStepper> stepper_;
   std::unique_ptr<EipcStepper> eipc_stepper_;
   std::unique_ptr<RunLoop> loop_;
+  std::vector<std::string> warnings_;
 };
 
 }  // namespace eipc

@@ -70,7 +70,9 @@ TEST_CASE("eipc run rejects bad meshes with exit code 2", "[cli]") {
   check_bad(run_eipc("run " + scene + " --set bodies.0.mesh=inverted.msh"), "inverted");
   check_bad(run_eipc("run " + scene + " --set bodies.0.mesh=nan.msh"), "nan.msh");
   check_bad(run_eipc("run " + scene + " --set bodies.0.mesh=range.msh"), "range.msh");
-  check_bad(run_eipc("run " + scene + " --set bodies.0.mesh=x.obj"), "kinematic");
+  // A soft body's OBJ surface is tetrahedralized (own_mesh_test.cpp), so it must enclose a volume.
+  w.write("sheet.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n");
+  check_bad(run_eipc("run " + scene + " --set bodies.0.mesh=sheet.obj"), "the surface is open");
 }
 
 TEST_CASE("a solver failure exits with 3 and keeps the trajectory so far, marked incomplete", "[cli]") {

@@ -34,8 +34,10 @@ std::string message_of(const BadFile& b, const std::string& path) {
 TEST_CASE("bad mesh files throw InputError naming file, line and problem", "[mesh][io][errors]") {
   const BadFile cases[] = {
       {"does_not_exist.msh", 0, "cannot read file"},
-      {"unknown.stl", 0, "unknown mesh file extension '.stl'"},
-      {"unknown.stl", 0, "unknown mesh file extension '.stl'", true},
+      {"unknown.xyz", 0, "unknown mesh file extension '.xyz'"},
+      {"unknown.xyz", 0, "unknown mesh file extension '.xyz'", true},
+      {"unknown.stl", 0, "a surface mesh; a tetrahedral mesh (.msh, .node/.ele, .vtk) is required here"},
+      {"unknown.stl", 0, "no triangles in the STL file", true},  // surfaces read STL
       {"empty.msh", 0, "empty file"},
       {"truncated.msh", 9, "unexpected end of file (truncated)"},
       {"truncated.vtk", 10, "unexpected end of file (truncated)"},
@@ -80,5 +82,5 @@ TEST_CASE("a TetGen mesh is found from either file; a missing partner is named",
 }
 
 TEST_CASE("an OBJ is refused where a tet mesh is required", "[mesh][io][errors]") {
-  CHECK_THROWS_WITH(read_tet_mesh(mesh_data("cube_quads.obj")), Catch::Contains("cube_quads.obj: an OBJ file is a surface"));
+  CHECK_THROWS_WITH(read_tet_mesh(mesh_data("cube_quads.obj")), Catch::Contains("cube_quads.obj: a surface mesh; a tetrahedral mesh"));
 }
