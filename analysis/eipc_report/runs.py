@@ -30,6 +30,9 @@ class Run:
     exit_code: int
     trajectory: str           # path relative to DIR ("" if none)
     error: Optional[float]    # E(h) against the reference; None if no reference
+    # The frame with the largest error and its share of E(h)^2 (optional columns, docs/sweep.md)
+    worst_frame_time: Optional[float] = None
+    worst_frame_share: Optional[float] = None
 
     @property
     def ok(self):
@@ -72,7 +75,9 @@ def _parse_row(row, where):
                min_distance=_number(row["min_distance"], where, "min_distance"),
                certified=row["certified"].strip(), status=row["status"].strip(), exit_code=exit_code,
                trajectory=row["trajectory"].strip(),
-               error=_number(row["error"], where, "error"))
+               error=_number(row["error"], where, "error"),
+               worst_frame_time=_number(row.get("worst_frame_time") or "", where, "worst_frame_time"),
+               worst_frame_share=_number(row.get("worst_frame_share") or "", where, "worst_frame_share"))
 
 
 def read_runs(directory):

@@ -78,6 +78,42 @@ class ReportWithoutReferences(unittest.TestCase):
         self.assertFalse(os.path.exists(os.path.join(out, "contact_forces.png")))
 
 
+class DominantFrames(unittest.TestCase):
+    """A fitted order far from 1 is explained by the frame that carries E(h)^2 (issue 62)."""
+
+    def report_text(self, rows):
+        from eipc_report.report import make_report
+        d = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, d)
+        with open(os.path.join(d, "runs.csv"), "w") as f:
+            f.write(",".join(COLUMNS + ["worst_frame_time", "worst_frame_share"]) + "\n" + "\n".join(rows) + "\n")
+        out = os.path.join(d, "out")
+        make_report(d, out, ["a", "b"], None, None, "test")
+        with open(os.path.join(out, "report.md")) as f:
+            return f.read()
+
+    def test_a_flat_error_names_its_first_frame(self):
+        # E nearly flat in h (order 0.15): the first frame carries most of E^2 at every h.
+        text = self.report_text(["s,full,0.005,200,6,0.17,3,4,0,1e-4,,complete,0,,9.0e-4,0.005,0.9",
+                                 "s,full,0.01,100,6,0.17,3,4,0,1e-4,,complete,0,,1.0e-3,0.01,0.8",
+                                 "s,full,0.02,50,6,0.17,3,4,0,1e-4,,complete,0,,1.1e-3,0.02,0.7"])
+        self.assertIn("full: fitted order 0.145 is far from 1. The frame with the largest error and its share of "
+                      "E(h)²: h = 0.005 s: t = 0.005 s, 90%; h = 0.01 s: t = 0.01 s, 80%; h = 0.02 s: t = 0.02 s, 70%.",
+                      text)
+        self.assertIn("The first frames dominate", text)
+
+    def test_first_order_gets_no_note(self):
+        text = self.report_text(["s,full,0.005,200,6,0.17,3,4,0,1e-4,,complete,0,,1e-4,0.5,0.05",
+                                 "s,full,0.01,100,6,0.17,3,4,0,1e-4,,complete,0,,2e-4,0.5,0.05"])
+        self.assertNotIn("is far from 1", text)
+
+    def test_a_late_dominant_frame_is_named_without_the_start_hint(self):
+        text = self.report_text(["s,full,0.005,200,6,0.17,3,4,0,1e-4,,complete,0,,1e-4,0.75,0.6",
+                                 "s,full,0.01,100,6,0.17,3,4,0,1e-4,,complete,0,,1.05e-4,0.75,0.6"])
+        self.assertIn("h = 0.005 s: t = 0.75 s, 60%", text)
+        self.assertNotIn("The first frames dominate", text)
+
+
 class HoldForce(unittest.TestCase):
     def series(self, force_x):
         import numpy as np

@@ -28,23 +28,23 @@ std::string summary_number(const json& summary, const char* key, const char* nul
   return "";
 }
 
-std::string error_against(const fs::path& dir, const json& record, const std::string& reference) {
+std::optional<TrajectoryError> error_against(const fs::path& dir, const json& record, const std::string& reference) {
   // Each engine is measured against its own fine-step reference.
   const std::string engine = record.value("engine", "eipc");
   const fs::path ref = fs::path(reference) / record.value("scenario", "") /
                        ((engine == "eipc" ? "" : engine + "_") + record.value("embedding", "") + ".h5");
   const std::string run = (dir / record.value("trajectory", "")).string();
-  if (record.value("status", "") != "complete") return "";  // its status column says why
+  if (record.value("status", "") != "complete") return std::nullopt;  // its status column says why
   if (!fs::exists(ref)) {
     fmt::print(stderr, "[sweep] warning: no error for {}: no reference {} (make it with --reference-dt H, "
                        "docs/sweep.md)\n", run, ref.string());
-    return "";
+    return std::nullopt;
   }
   try {
-    return exact_number(trajectory_error(run, ref.string()).error);
+    return trajectory_error(run, ref.string());
   } catch (const std::exception& e) {
     fmt::print(stderr, "[sweep] warning: no error for {}: {}\n", run, e.what());
-    return "";
+    return std::nullopt;
   }
 }
 
@@ -54,7 +54,8 @@ const std::vector<std::string>& runs_csv_columns() {
   static const std::vector<std::string> columns = {
       "scenario", "embedding", "dt", "steps", "wall_seconds", "real_time_factor", "newton_mean", "newton_max",
       "line_search_steps", "min_distance", "certified", "status", "exit_code", "trajectory", "error",
-      "intersecting_frames", "max_depth_m", "first_intersection_time", "engine", "friction_rounds_mean"};
+      "intersecting_frames", "max_depth_m", "first_intersection_time", "engine", "friction_rounds_mean",
+      "worst_frame_time", "worst_frame_share"};
   return columns;
 }
 
@@ -78,6 +79,7 @@ std::vector<RunRow> collect_runs(const std::string& dir, const std::optional<std
     const std::string certificate = (fs::path(dir) / (stem + ".certify.json")).string();
     row.certified = certified_value(certificate);
     const json summary = record.value("summary", json());
+    const std::optional<TrajectoryError> error = reference ? error_against(dir, record, *reference) : std::nullopt;
     row.cells = {row.scenario,
                  row.embedding,
                  exact_number(row.dt),
@@ -92,7 +94,7 @@ std::vector<RunRow> collect_runs(const std::string& dir, const std::optional<std
                  row.status,
                  std::to_string(row.exit_code),
                  record.value("trajectory", ""),
-                 reference ? error_against(dir, record, *reference) : ""};
+                 error ? exact_number(error->error) : ""};
     // The certificate's depth summary (docs/certify.md): empty cells when there is none.
     const json cert = read_json_file(certificate);
     const json depth = cert.is_object() ? cert.value("summary", json()) : json();
@@ -100,6 +102,14 @@ std::vector<RunRow> collect_runs(const std::string& dir, const std::optional<std
       row.cells.push_back(summary_number(depth, key));
     row.cells.push_back(row.engine);
     row.cells.push_back(summary_number(summary, "friction_rounds_mean"));
+    // Where E(h) comes from: the frame with the largest error and its share of E^2
+    // (E^2 is the mean of the frames' squared RMS), which the report cites when the
+    // fitted order is far from 1 (docs/report.md).
+    const bool has_share = error && error->error > 0 && error->frames > 0;
+    row.cells.push_back(has_share ? exact_number(error->worst_time) : "");
+    row.cells.push_back(has_share ? exact_number(error->worst_error * error->worst_error /
+                                                 (double(error->frames) * error->error * error->error))
+                                  : "");
     rows.push_back(std::move(row));
   }
   std::sort(rows.begin(), rows.end(), [](const RunRow& a, const RunRow& b) {

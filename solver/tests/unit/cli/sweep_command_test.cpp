@@ -72,7 +72,7 @@ TEST_CASE("eipc sweep runs every combination, certifies it and tabulates runs.cs
   CHECK(first_line(out / "runs.csv") ==
         "scenario,embedding,dt,steps,wall_seconds,real_time_factor,newton_mean,newton_max,line_search_steps,"
         "min_distance,certified,status,exit_code,trajectory,error,intersecting_frames,max_depth_m,"
-        "first_intersection_time,engine,friction_rounds_mean");
+        "first_intersection_time,engine,friction_rounds_mean,worst_frame_time,worst_frame_share");
   const std::vector<Row> rows = read_runs_csv(out / "runs.csv");
   REQUIRE(rows.size() == 4);
   const std::vector<std::pair<std::string, std::string>> order = {
@@ -239,9 +239,15 @@ TEST_CASE("eipc sweep and eipc error measure E(h) against a reference directory"
                                            ": no reference " + (w.dir / "ref" / "cli" / "affine.h5").string()));
       continue;
     }
-    const double expected = trajectory_error((out / row.at("trajectory")).string(), ref.string()).error;
-    CHECK(expected > 0.0);
-    CHECK(std::stod(row.at("error")) == expected);
+    const TrajectoryError e = trajectory_error((out / row.at("trajectory")).string(), ref.string());
+    CHECK(e.error > 0.0);
+    CHECK(std::stod(row.at("error")) == e.error);
+    // The worst frame's share of E^2 (E^2 is the frames' mean squared RMS), as the report cites it.
+    CHECK(std::stod(row.at("worst_frame_time")) == e.worst_time);
+    const double share = std::stod(row.at("worst_frame_share"));
+    CHECK(share == Approx(e.worst_error * e.worst_error / (e.frames * e.error * e.error)).epsilon(1e-15));
+    CHECK(share >= 1.0 / e.frames);
+    CHECK(share <= 1.0);
   }
 
   const std::string run = (out / "cli_full_dt0.02.h5").string();
