@@ -9,7 +9,7 @@ from .methods import format_step, method_order, time_steps
 from .runs import read_runs, trajectory_path
 from .series_csv import write_pair_series_csv
 from .tables import convergence, timing, write_convergence_csv, write_timing_csv
-from .trajectory import most_touching_pair, read_pair_series
+from .trajectory import most_touching_pair, read_pair_series, start_gap
 
 
 def _select_scenario(runs, wanted, csv_path):
@@ -78,36 +78,44 @@ def _hold_rows(directory, runs, series, pair, force_dt, hold, conv, tim):
     return hold_force.hold_rows(series, nodes, window, axis, reference, conv, tim)
 
 
-# Orders this far from 1 (first order, the scheme's) get a note on where E(h) comes from.
+# Orders this far from 1 (first order, the scheme's) get a note on where E(h) comes from;
+# a frame with more than this share of E(h)^2 in the first two steps is an early one.
 ORDER_NOTE_DISTANCE = 0.5
+EARLY_SHARE = 0.25
 
 
-def dominant_frame_notes(conv, runs):
+def dominant_frame_notes(directory, conv, runs):
     """For each method whose fitted order is far from 1: at each h, the frame with the
-    largest error and its share of E(h)^2, so a reader sees when one frame (often the
-    first, a body pushed by the barrier at the start) dominates."""
+    largest error and its share of E(h)^2, and what the start tells: bodies that start
+    within d̂ (frame 0 of the smallest h's run) are pushed apart by the barrier at once."""
     notes = []
     table = {(r.embedding, r.dt): r for r in runs if r.ok}
     for row in conv:
         order = row["order"]
         if order is None or abs(order - 1) <= ORDER_NOTE_DISTANCE:
             continue
-        parts = []
-        early = False
+        parts, early, start = [], False, None
         for h in sorted(row["errors"]):
             run = table.get((row["embedding"], h))
             if run is None or run.worst_frame_share is None:
                 continue
             parts.append(f"h = {format_step(h)} s: t = {run.worst_frame_time:g} s, "
                          f"{100 * run.worst_frame_share:.0f}%")
-            early = early or (run.worst_frame_share > 0.25 and run.worst_frame_time <= 2 * h + 1e-12)
+            early = early or (run.worst_frame_share > EARLY_SHARE and run.worst_frame_time <= 2 * h + 1e-12)
+            if start is None and run.trajectory:
+                start = start_gap(trajectory_path(directory, run))
         if not parts:
             continue
         text = (f"{row['embedding']}: fitted order {order:.3f} is far from 1. The frame with the largest error "
                 f"and its share of E(h)²: " + "; ".join(parts) + ".")
-        if early:
-            text += (" The first frames dominate: bodies that start within the barrier's reach d̂ are pushed "
-                     "apart in the first steps, a jump no h resolves (eipc run warns of it; docs/error-metric.md).")
+        if start is not None and start[0] < start[1]:
+            text += (f" At t = 0 the closest pair of surfaces (or a vertex and the ground) is {start[0]:.3g} m "
+                     f"apart, within d̂ = {start[1]:.3g} m: the barrier pushes them apart in the first steps, a jump "
+                     f"no h resolves (eipc run warns of it; docs/error-metric.md, \"A start inside d̂\").")
+        elif early:
+            cause = "nothing starts within d̂, so" if start is not None else "if nothing starts within d̂,"
+            text += (f" The first frames (t ≤ 2h) carry much of it; {cause} look at what happens then (an impact, "
+                     f"a motion that starts abruptly).")
         notes.append(text)
     return notes
 
@@ -126,7 +134,7 @@ def make_report(directory, out_dir, pair, wanted_dt, wanted_scenario, command, h
     for row in conv:
         if row["order"] is None:
             notes.append(f"{row['embedding']}: fewer than two time steps with an error; no order fitted.")
-    dominant = dominant_frame_notes(conv, runs)
+    dominant = dominant_frame_notes(directory, conv, runs)
     notes += dominant
     force_dt = _force_step(runs, wanted_dt)
     if pair is None and force_dt is not None:

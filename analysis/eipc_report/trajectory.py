@@ -50,6 +50,18 @@ def most_touching_pair(path):
         return names[p], names[q]
 
 
+def start_gap(path):
+    """(closest distance at t = 0 [m], the run's dhat [m]): frame 0's min_distance (infinite
+    when nothing is within dhat) and contact_json's dhat; None when either is not stored."""
+    import json
+    with _open(path) as f:
+        if "frames/min_distance" not in f or "contact_json" not in f.attrs:
+            return None
+        gap = float(f["frames/min_distance"][0])
+        dhat = json.loads(_text(f.attrs["contact_json"])).get("dhat")
+    return None if dhat is None else (gap, float(dhat))
+
+
 def read_pair_series(path, body_a, body_b):
     """Contact forces on body_a from body_b and contact counts over time."""
     with _open(path) as f:

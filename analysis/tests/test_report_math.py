@@ -100,7 +100,29 @@ class DominantFrames(unittest.TestCase):
         self.assertIn("full: fitted order 0.145 is far from 1. The frame with the largest error and its share of "
                       "E(h)²: h = 0.005 s: t = 0.005 s, 90%; h = 0.01 s: t = 0.01 s, 80%; h = 0.02 s: t = 0.02 s, 70%.",
                       text)
-        self.assertIn("The first frames dominate", text)
+        self.assertIn("The first frames (t ≤ 2h) carry much of it; if nothing starts within d̂,", text)
+
+    def test_a_start_within_dhat_is_read_from_the_trajectory(self):
+        import h5py
+        from eipc_report.report import dominant_frame_notes
+        d = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, d)
+        for name, gap in (("near.h5", 5e-4), ("far.h5", float("inf"))):
+            with h5py.File(os.path.join(d, name), "w") as f:
+                f["frames/min_distance"] = [gap, 1e-3]
+                f.attrs["contact_json"] = '{"dhat": 0.001}'
+        for name, said in (("near.h5", "is 0.0005 m apart, within d̂ = 0.001 m"),
+                           ("far.h5", "nothing starts within d̂, so look at what happens then")):
+            with open(os.path.join(d, "runs.csv"), "w") as f:
+                f.write(",".join(COLUMNS + ["worst_frame_time", "worst_frame_share"]) + "\n" +
+                        f"s,full,0.01,100,6,0.17,3,4,0,1e-4,,complete,0,{name},1e-3,0.01,0.8\n" +
+                        f"s,full,0.02,50,6,0.17,3,4,0,1e-4,,complete,0,{name},1.1e-3,0.02,0.7\n")
+            from eipc_report.runs import read_runs
+            from eipc_report.tables import convergence
+            runs = read_runs(d)
+            notes = dominant_frame_notes(d, convergence(runs), runs)
+            self.assertEqual(len(notes), 1)
+            self.assertIn(said, notes[0])
 
     def test_first_order_gets_no_note(self):
         text = self.report_text(["s,full,0.005,200,6,0.17,3,4,0,1e-4,,complete,0,,1e-4,0.5,0.05",
@@ -111,7 +133,7 @@ class DominantFrames(unittest.TestCase):
         text = self.report_text(["s,full,0.005,200,6,0.17,3,4,0,1e-4,,complete,0,,1e-4,0.75,0.6",
                                  "s,full,0.01,100,6,0.17,3,4,0,1e-4,,complete,0,,1.05e-4,0.75,0.6"])
         self.assertIn("h = 0.005 s: t = 0.75 s, 60%", text)
-        self.assertNotIn("The first frames dominate", text)
+        self.assertNotIn("The first frames", text)
 
 
 class HoldForce(unittest.TestCase):
