@@ -43,10 +43,14 @@ void run_convert(const ConvertOptions& o) {
   if (fs::path(o.input).extension() == ".h5")
     throw InputError(o.input + ": already an eipc trajectory (convert reads frame files, .pvd series and "
                                "directories of frames)");
-  prepare_output_file(o.out, "--out");
-  const certify::DatasetInput input = certify::read_dataset(o.input, o.bodies);
   // The certificate in the trajectory's indices, beside it: where render and fields look.
   const std::string certificate_out = fs::path(o.out).replace_extension(".certify.json").string();
+  std::error_code ec;
+  if (!o.certificate.empty() && fs::weakly_canonical(certificate_out, ec) == fs::weakly_canonical(o.certificate, ec))
+    throw InputError("--out " + o.out + ": its certificate " + certificate_out + " would replace " + o.certificate +
+                     " (the dataset's, in the files' indices); give --out another name or directory");
+  prepare_output_file(o.out, "--out");
+  const certify::DatasetInput input = certify::read_dataset(o.input, o.bodies);
   json certificate;
   TrajectoryHeader header = input.trajectory.header;
   header.code_version = EIPC_VERSION;

@@ -1,5 +1,6 @@
 // eipc forces RUN.h5 [--body NAME | --pair A,B] [--out F.csv]: contact forces over time as CSV
-// (docs/forces.md), from the per-pair sums the trajectory stores.
+// (docs/trajectory-format.md, "Contact forces as CSV"), from the per-pair sums the trajectory
+// stores.
 #include "commands.hpp"
 #include "eipc/analysis/contact_force.hpp"
 #include "eipc/io/csv_field.hpp"
@@ -114,7 +115,7 @@ void add_forces_command(CLI::App& app) {
   auto opts = std::make_shared<ForcesOptions>();
   CLI::App* cmd = app.add_subcommand(
       "forces", "Contact forces over time as CSV: on one body from all others (--body), of one pair (--pair), or "
-                "every stored pair (default); docs/forces.md");
+                "every stored pair (default); docs/trajectory-format.md");
   cmd->add_option("run", opts->run, "trajectory (.h5)")->required();
   auto* body = cmd->add_option("--body", opts->body,
                                "force on this body from every other body and the ground ('ground': on the ground)");

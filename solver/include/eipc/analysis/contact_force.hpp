@@ -1,7 +1,7 @@
 // The contact force on one body in a trajectory frame, from the per-pair sums the
 // trajectory stores (docs/trajectory-format.md, "Contact forces between bodies"): each
 // stored pair (a, b) holds the force on a from b; b feels its opposite. `eipc forces`
-// prints these over time (docs/forces.md).
+// prints these over time (docs/trajectory-format.md, "Contact forces as CSV").
 #pragma once
 
 #include "eipc/io/trajectory.hpp"
