@@ -7,7 +7,8 @@ A dataset (anything `eipc certify` reads that is not a trajectory: a frame file,
 series, a directory of frames) is first converted by `eipc convert` (certify's own
 readers; the certificate's file indices become the trajectory's rows) and drawn the same way.
 The camera is framed once on the bodies over the whole run, so pictures of different
-times of one run line up. Writes DIR/<prefix>_t<time>.png per chosen time, optionally a
+times of one run line up. Writes DIR/<prefix>_t<time>.png per chosen time (_frame<k>.png
+for a dataset without times), optionally a
 movie of every frame (MP4 or GIF, made with ffmpeg), and DIR/<prefix>.render.json saying
 where each body's centre landed in each picture (the test checks the pixels there).
 """
@@ -368,6 +369,8 @@ def main(argv):
 
 
 def render(a, tmp):
+    if not os.path.exists(a.trajectory):
+        fail(f"{a.trajectory}: no such file or directory")
     name = os.path.basename(os.path.normpath(a.trajectory))
     # Beside the input: RUN.certify.json for RUN.h5, NAME.certify.json for NAME.pvd or NAME/.
     beside = os.path.splitext(os.path.normpath(a.trajectory))[0] + ".certify.json"
@@ -375,8 +378,6 @@ def render(a, tmp):
     certificate = given  # for a dataset: its translation into the converted trajectory's rows
     dataset = is_dataset(a.trajectory)
     has_times = True
-    if not os.path.exists(a.trajectory):
-        fail(f"{a.trajectory}: no such file or directory")
     if dataset:
         path, certificate, has_times = convert_dataset(a.trajectory, a.bodies, certificate, eipc_binary(a.eipc), tmp)
     elif a.bodies:

@@ -94,10 +94,10 @@ private:
     if (i < 0) return i;  // "none", as use_file_indices leaves it
     const TrajectoryBody& body = in_.trajectory.header.bodies[b];
     const std::unordered_map<int, int>& rows = (triangle ? triangle_ : vertex_)[b];
-    const bool mapped = !(triangle ? in_.file_triangle : in_.file_vertex)[b].empty();
+    const bool mapped = !rows.empty();
     const long count = triangle ? body.surface.rows() : body.rest.rows();
-    const auto it = rows.find(i);
-    if (mapped ? it != rows.end() : i < count) return mapped ? it->second : i;
+    if (!mapped && i < count) return i;  // the body is the whole file: same numbers
+    if (const auto it = rows.find(i); mapped && it != rows.end()) return it->second;
     throw InputError(source_ + ": frame " + std::to_string(frame) + ": " + (triangle ? "triangle " : "vertex ") +
                      std::to_string(i) + " of body '" + body.name + "' is not one of its " +
                      (triangle ? "triangles" : "vertices") + " in the dataset");
@@ -139,6 +139,8 @@ json use_trajectory_indices(json report, const DatasetInput& input, const std::s
   try {
     if (report.value("format", "") != "eipc-certify")
       throw InputError(source + ": format: not an `eipc certify --json` report");
+    if (report.contains("error"))  // certify's report of bad input: nothing was checked
+      throw InputError(source + ": a report of no check, only of the error: " + report.value("error", ""));
     const std::vector<std::string> bodies = report.at("bodies").get<std::vector<std::string>>();
     for (const std::string& b : bodies) ix.body_of(b);
     if (bodies.size() != input.trajectory.header.bodies.size())

@@ -138,6 +138,10 @@ TEST_CASE("eipc convert: bad input exits 2 naming the file and the problem", "[c
       "c.json: body 'A' is not a body of the dataset (did you mean 'A@0'?); its bodies: A@0, B@8 (read it with "
       "the --bodies the certificate was made with)");
   bad(run_eipc("convert " + data.string() + " --certificate " + w.write("t.json", "{\"frames\": [") + out), "t.json");
+  const std::string failed = w.write("e.json", R"({"format": "eipc-certify", "version": 1, "exit_code": 2,
+    "error": "frames/f1.obj: line 3: bad"})");
+  bad(run_eipc("convert " + data.string() + " --certificate " + failed + out),
+      "e.json: a report of no check, only of the error: frames/f1.obj: line 3: bad");
   // RUN.certify.json beside --out must not overwrite the dataset's certificate it translates.
   const std::string same = w.write("run.certify.json", read_json(cert).dump());
   bad(run_eipc("convert " + data.string() + " --certificate " + same + out), "would replace " + same);
