@@ -1,10 +1,14 @@
-"""Offscreen pictures of an eipc trajectory (run by analysis/render under pvbatch; docs/render.md).
+"""Offscreen pictures of an eipc trajectory or a dataset (run by analysis/render under pvbatch; docs/render.md).
 
 Draws the bodies' surfaces (one colour per body), the ground plane, a caption with the
 time, and, when an `eipc certify --json` report is given (or RUN.certify.json lies beside
 RUN.h5), the triangles and vertices it names as intersecting, in red with red dots.
+A dataset (anything `eipc certify` reads that is not a trajectory: a frame file, a .pvd
+series, a directory of frames) is first converted by `eipc convert` (certify's own
+readers; the certificate's file indices become the trajectory's rows) and drawn the same way.
 The camera is framed once on the bodies over the whole run, so pictures of different
-times of one run line up. Writes DIR/<prefix>_t<time>.png per chosen time, optionally a
+times of one run line up. Writes DIR/<prefix>_t<time>.png per chosen time (_frame<k>.png
+for a dataset without times), optionally a
 movie of every frame (MP4 or GIF, made with ffmpeg), and DIR/<prefix>.render.json saying
 where each body's centre landed in each picture (the test checks the pixels there).
 """
@@ -40,7 +44,8 @@ INTERSECTION = (0.9, 0.0, 0.0)
 
 def parse_args(argv):
     p = argparse.ArgumentParser(prog="analysis/render", description=__doc__.split("\n")[0])
-    p.add_argument("trajectory", help="RUN.h5 (docs/trajectory-format.md)")
+    p.add_argument("trajectory", help="RUN.h5 (docs/trajectory-format.md), or a dataset eipc certify reads: frame "
+                   "file (.obj .ply .stl .vtk .vtu .vtp), .pvd series or directory of frames")
     p.add_argument("--out", required=True, help="output directory")
     p.add_argument("--times", default="", help="comma-separated times [s]; the nearest stored frame is drawn "
                    "(default: first and last frame)")
@@ -49,7 +54,12 @@ def parse_args(argv):
     p.add_argument("--movie", default="", help="also a movie of the whole run: FILE.mp4 or FILE.gif (in --out)")
     p.add_argument("--fps", type=float, default=20.0, help="movie frames per second (default 20)")
     p.add_argument("--movie-every", type=int, default=0, help="movie uses every k-th frame (default: <= 200 frames)")
-    p.add_argument("--certificate", default="", help="`eipc certify --json` report (default: RUN.certify.json if present)")
+    p.add_argument("--certificate", default="", help="`eipc certify --json` report (default: RUN.certify.json, or for "
+                   "a dataset NAME.certify.json beside it, if present)")
+    p.add_argument("--bodies", choices=["objects", "components"], default=None,
+                   help="datasets: how frames split into bodies, as for eipc certify (default objects)")
+    p.add_argument("--eipc", default="", help="eipc binary that converts datasets (default: $EIPC, else the "
+                   "repository's build/bin/eipc, else eipc on PATH)")
     p.add_argument("--prefix", default="", help="file name prefix (default: the trajectory's name)")
     p.add_argument("--label", default="", help="caption line (default: scenario and embedding)")
     p.add_argument("--size", default="800x600", help="picture size WxH in pixels (default 800x600)")
@@ -64,6 +74,42 @@ def parse_args(argv):
 def fail(message):
     print(f"error: {message}", file=sys.stderr)
     sys.exit(2)
+
+
+TRAJECTORY_EXTENSIONS = (".h5", ".hdf5")
+
+
+def is_dataset(path):
+    """What eipc convert reads (frames, series, directories); an HDF5 file is a trajectory."""
+    return os.path.isdir(path) or os.path.splitext(path)[1].lower() not in TRAJECTORY_EXTENSIONS
+
+
+def eipc_binary(option):
+    if option:
+        return option
+    if os.environ.get("EIPC"):
+        return os.environ["EIPC"]
+    built = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build", "bin", "eipc")
+    return built if os.access(built, os.X_OK) else (shutil.which("eipc") or "")
+
+
+def convert_dataset(path, bodies, certificate, eipc, folder):
+    """Converts a dataset with `eipc convert`: (trajectory path, certificate path or "", has_times)."""
+    if not eipc:
+        print("error: drawing a dataset needs the eipc binary (build it, or give --eipc or $EIPC)", file=sys.stderr)
+        sys.exit(4)
+    out = os.path.join(folder, "dataset.h5")
+    cmd = [eipc, "convert", path, "--out", out, "--json"]
+    cmd += ["--bodies", bodies] if bodies else []
+    cmd += ["--certificate", certificate] if certificate else []
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.stderr.write(done.stderr)
+        sys.exit(2 if done.returncode == 2 else 4)
+    summary = json.loads(done.stdout)
+    for note in summary["notes"]:
+        print(f"note: {note}")
+    return out, summary["certificate"] or "", summary["has_times"]
 
 
 class Trajectory:
@@ -164,8 +210,9 @@ def polydata(points, triangles):
 class Scene:
     """One renderer; bodies' geometry is replaced per frame, camera and ground stay."""
 
-    def __init__(self, traj, size, view, zoom, focus, fit_frames, label):
+    def __init__(self, traj, size, view, zoom, focus, fit_frames, label, clock):
         self.traj = traj
+        self.clock = clock  # frame -> caption text of its time
         self.window = vtkRenderWindow()
         self.window.SetOffScreenRendering(1)
         self.window.SetSize(*size)
@@ -277,7 +324,7 @@ class Scene:
             merged = append.GetOutput()
         self.marks_mapper.SetInputData(merged)
         count = spots.GetNumberOfPoints()
-        text = f"{self.label}\nt = {self.traj.times[frame]:.3f} s" + (f"   {note}" if note else "")
+        text = f"{self.label}\n{self.clock(frame)}" + (f"   {note}" if note else "")
         if count:
             text += f"   intersection: {count} vertices marked"
         self.caption.SetInput(text)
@@ -317,9 +364,29 @@ def make_movie(scene, traj, marks, path, fps, every):
 
 def main(argv):
     a = parse_args(argv)
-    if not os.path.isfile(a.trajectory):
-        fail(f"{a.trajectory}: file not found")
-    traj = Trajectory(a.trajectory)
+    with tempfile.TemporaryDirectory() as tmp:
+        render(a, tmp)
+
+
+def render(a, tmp):
+    if not os.path.exists(a.trajectory):
+        fail(f"{a.trajectory}: no such file or directory")
+    name = os.path.basename(os.path.normpath(a.trajectory))
+    # Beside the input: RUN.certify.json for RUN.h5, NAME.certify.json for NAME.pvd or NAME/.
+    beside = os.path.splitext(os.path.normpath(a.trajectory))[0] + ".certify.json"
+    given = a.certificate or (beside if os.path.isfile(beside) else "")
+    certificate = given  # for a dataset: its translation into the converted trajectory's rows
+    dataset = is_dataset(a.trajectory)
+    has_times = True
+    if dataset:
+        path, certificate, has_times = convert_dataset(a.trajectory, a.bodies, certificate, eipc_binary(a.eipc), tmp)
+    elif a.bodies:
+        fail(f"--bodies applies to datasets; {a.trajectory} is an eipc trajectory with its own bodies")
+    else:
+        path = a.trajectory
+    traj = Trajectory(path)
+    # Datasets have no time unit; without a .pvd their frames are numbered, not timed.
+    unit = " s" if not dataset else ""
     try:
         size = [int(v) for v in a.size.lower().split("x")]
         view = [float(v) for v in a.view.split(",")]
@@ -335,28 +402,27 @@ def main(argv):
     for option, values in (("--times", times), ("--fit-times", fit if a.fit_times else [])):
         outside = [t for t in values if not traj.times[0] - spacing / 2 <= t <= traj.times[-1] + spacing / 2]
         if outside:
-            fail(f"{option}: {', '.join(f'{t:g}' for t in outside)} s outside the stored frames of {a.trajectory} "
-                 f"(t = {traj.times[0]:g} .. {traj.times[-1]:g} s)")
+            what = "frames" if has_times else "frame numbers"
+            fail(f"{option}: {', '.join(f'{t:g}' for t in outside)}{unit} outside the stored {what} of {a.trajectory} "
+                 f"({traj.times[0]:g} .. {traj.times[-1]:g}{unit})")
     focus = [n for n in a.focus.split(",") if n] or traj.names
     for n in focus:
         if n not in traj.names:
             fail(f"--focus: no body '{n}' in {a.trajectory} (bodies: {', '.join(traj.names)})")
-    certificate = a.certificate or os.path.splitext(a.trajectory)[0] + ".certify.json"
-    marks = certificate_marks(certificate, traj) if (a.certificate or os.path.isfile(certificate)) else ({}, {})
-    if not a.certificate and not os.path.isfile(certificate):
-        certificate = ""
+    marks = certificate_marks(certificate, traj) if certificate else ({}, {})
     embeddings = sorted(set(e for e in traj.embeddings if e != "full")) or ["full"]
-    label = a.label or f"{traj.scenario} ({'/'.join(embeddings)})"
+    label = a.label or (f"{traj.scenario} (dataset)" if dataset else f"{traj.scenario} ({'/'.join(embeddings)})")
     os.makedirs(a.out, exist_ok=True)
-    prefix = a.prefix or os.path.splitext(os.path.basename(a.trajectory))[0]
+    prefix = a.prefix or (name if os.path.isdir(a.trajectory) else os.path.splitext(name)[0])
     fit_frames = [int(np.argmin(np.abs(traj.times - t))) for t in fit]
-    scene = Scene(traj, size, view, a.zoom, focus, fit_frames, label)
+    clock = (lambda f: f"t = {traj.times[f]:.3f}{unit}") if has_times else (lambda f: f"frame {f}")
+    scene = Scene(traj, size, view, a.zoom, focus, fit_frames, label, clock)
     chosen = [int(np.argmin(np.abs(traj.times - t))) for t in times] or [0, len(traj.times) - 1]
-    record = {"trajectory": a.trajectory, "certificate": certificate, "size": size, "bodies": traj.names,
+    record = {"trajectory": a.trajectory, "dataset": dataset, "certificate": given, "size": size, "bodies": traj.names,
               "colours": {n: PALETTE[i % len(PALETTE)] for i, n in enumerate(traj.names)}, "pictures": []}
     for f, note in zip(chosen, notes or ["", ""]):
         centres, count = scene.draw(f, marks, note)
-        png = os.path.join(a.out, f"{prefix}_t{traj.times[f]:.3f}.png")
+        png = os.path.join(a.out, f"{prefix}_t{traj.times[f]:.3f}.png" if has_times else f"{prefix}_frame{f}.png")
         scene.save(png)
         record["pictures"].append({"file": os.path.basename(png), "frame": f, "time": float(traj.times[f]),
                                    "centres": centres, "marked_vertices": count})

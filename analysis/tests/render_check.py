@@ -1,12 +1,12 @@
 """Checks pictures made by analysis/render (run with /usr/bin/python3: numpy, matplotlib).
 
-    render_check.py DIR/PREFIX.render.json [--moves BODY] [--marked-frame F]
+    render_check.py DIR/PREFIX.render.json [--moves BODY] [--marked-frame F | --no-marks]
 
 For every picture: it is not blank (several colours); around the spot where the camera
 projects each body's centre, the body's own colour dominates (so the body is drawn where
 the camera should put it) unless another body covers it there; with --moves, that body
 is drawn at least 5 pixels away from where it was in the first picture in the last one. With --marked-frame, exactly that picture has
-intersection red in it. Exits 1 if a check fails.
+intersection red in it; with --no-marks, none has. Exits 1 if a check fails.
 """
 import json
 import os
@@ -35,6 +35,8 @@ def hue_matches(pixels, colour):
 def main():
     record_path = sys.argv[1]
     marked_frame = int(sys.argv[sys.argv.index("--marked-frame") + 1]) if "--marked-frame" in sys.argv else None
+    if "--no-marks" in sys.argv:
+        marked_frame = -1  # no picture is of frame -1: red in none
     moves = sys.argv[sys.argv.index("--moves") + 1] if "--moves" in sys.argv else None
     record = json.load(open(record_path))
     folder = os.path.dirname(record_path)
@@ -57,11 +59,14 @@ def main():
             window = img[max(0, yi - 3):yi + 4, max(0, xi - 3):xi + 4].reshape(-1, 3)
             own = hue_matches(window, colours[name])
             other = max([hue_matches(window, c) for n, c in colours.items() if n != name] + [0.0])
-            check(own > 0.5 or other > 0.5, f"{tag} a body is drawn at {name}'s centre (own colour {own:.0%}, "
-                                             f"another body's {other:.0%})")
-            drawn += own > 0.5
+            # Marked triangles are drawn over everything: where they cover a centre, red stands for the body.
+            marks = hue_matches(window, RED) if pic["marked_vertices"] else 0.0
+            check(own > 0.5 or other > 0.5 or marks > 0.5,
+                  f"{tag} a body is drawn at {name}'s centre (own colour {own:.0%}, another body's {other:.0%}"
+                  + (f", intersection red {marks:.0%})" if pic["marked_vertices"] else ")"))
+            drawn += own > 0.5 or marks > 0.5
             previous.setdefault(name, []).append((xi, yi))
-        check(drawn >= 1, f"{tag} {drawn} bodies visible at their own centres")
+        check(drawn >= 1, f"{tag} {drawn} bodies visible at their own centres (or covered by the marks)")
         red = int(np.sum(np.all(np.abs(img - RED) < 0.25, axis=1) if img.ndim == 2 else
                          np.all(np.abs(img - RED) < 0.25, axis=2)))
         if marked_frame is not None:

@@ -14,6 +14,8 @@ void add_error_command(CLI::App& app);
 void add_sweep_command(CLI::App& app);
 void add_report_command(CLI::App& app);
 void add_fields_command(CLI::App& app);
+void add_forces_command(CLI::App& app);
+void add_convert_command(CLI::App& app);
 
 /// "error: unexpected argument(s) ..." for CLI11's ExtrasError `what`: the arguments in
 /// the order given (CLI11 2.1 lists them last first), with the closest option of the

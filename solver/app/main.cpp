@@ -21,6 +21,8 @@ int main(int argc, char** argv) {
   eipc::cli::add_sweep_command(app);
   eipc::cli::add_report_command(app);
   eipc::cli::add_fields_command(app);
+  eipc::cli::add_forces_command(app);
+  eipc::cli::add_convert_command(app);
   if (argc == 1) {  // no subcommand: say which there are
     std::fputs(app.help().c_str(), stderr);
     return 2;

@@ -93,7 +93,7 @@ struct TrajectoryReader::Impl {
   void read_root();
   void read_body(std::size_t index, const std::string& name, const std::string& embedding);
   void read_frames_and_contact();
-  Frame frame(long index) const;
+  Frame frame(long index, bool with_positions = true) const;
 };
 
 void TrajectoryReader::Impl::read_root() {
@@ -219,7 +219,7 @@ void TrajectoryReader::Impl::open() {
   }
 }
 
-Frame TrajectoryReader::Impl::frame(long index) const {
+Frame TrajectoryReader::Impl::frame(long index, bool with_positions) const {
   if (index < 0 || index >= frames)
     throw InputError(path + ": frame index " + std::to_string(index) + " out of range [0, " +
                      std::to_string(frames) + ")");
@@ -230,7 +230,7 @@ Frame TrajectoryReader::Impl::frame(long index) const {
   fr.step = step[i];
   fr.stats = {newton_iterations[i], line_search_steps[i], wall_seconds[i], min_distance[i], active_pairs[i]};
   try {
-    for (std::size_t b = 0; b < header.bodies.size(); ++b) {
+    for (std::size_t b = 0; with_positions && b < header.bodies.size(); ++b) {
       const auto n = static_cast<hsize_t>(header.bodies[b].rest.rows());
       Positions x(static_cast<Eigen::Index>(n), 3);
       at(ts::body_group(header.bodies[b].name) + "/" + ts::positions,
@@ -274,7 +274,7 @@ const TrajectoryHeader& TrajectoryReader::header() const { return impl_->header;
 TrajectoryStatus TrajectoryReader::status() const { return impl_->status; }
 const std::string& TrajectoryReader::status_reason() const { return impl_->reason; }
 long TrajectoryReader::frame_count() const { return impl_->frames; }
-Frame TrajectoryReader::read_frame(long index) const { return impl_->frame(index); }
+Frame TrajectoryReader::read_frame(long index, bool positions) const { return impl_->frame(index, positions); }
 
 Trajectory TrajectoryReader::read_all() const {
   Trajectory t;

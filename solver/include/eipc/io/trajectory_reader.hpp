@@ -26,8 +26,10 @@ public:
   long frame_count() const;
 
   /// Frame `index` in [0, frame_count()). Pair forces come sorted by (body_a, body_b)
-  /// and only for pairs with a non-zero force or pair count in that frame.
-  Frame read_frame(long index) const;
+  /// and only for pairs with a non-zero force or pair count in that frame. Without
+  /// `positions` the frame's positions are left empty (reading forces or statistics
+  /// of a long run then costs no vertex data).
+  Frame read_frame(long index, bool positions = true) const;
   /// Header, every frame, status and reason.
   Trajectory read_all() const;
 
