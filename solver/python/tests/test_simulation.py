@@ -2,6 +2,7 @@
 import json
 import math
 import subprocess
+import warnings
 
 import h5py
 import numpy as np
@@ -333,3 +334,15 @@ def test_a_dict_scene_names_base_dir_in_its_messages(tmp_path):
     doc = json.loads(TEDDY.read_text())
     with pytest.raises(eipc.InputError, match=str(tmp_path / "missing.vtk")):
         eipc.Simulation({**doc, "bodies": [{**doc["bodies"][0], "mesh": "missing.vtk"}]}, base_dir=str(tmp_path))
+
+
+def test_a_start_within_dhat_is_a_user_warning():
+    """The barrier acts from the first step when bodies start closer than dhat (issue 62)."""
+    squeeze = json.loads((TEDDY.parents[1] / "examples" / "soft_cube_squeeze.json").read_text())
+    base = str(TEDDY.parents[1] / "examples")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the example starts 2 mm up: no warning
+        eipc.Simulation(squeeze, base_dir=base, duration=0.01)
+    squeeze["bodies"][0]["transform"]["translation"] = [0, 0, 0.0005]
+    with pytest.warns(UserWarning, match="'cube' and the ground start 0.0005 m apart, within the barrier's reach"):
+        eipc.Simulation(squeeze, base_dir=base, duration=0.01)
