@@ -44,12 +44,51 @@ bool strict_sign_change(const I& f0, const I& f1) {
   return (f0.sup() < 0 && f1.inf() > 0) || (f0.inf() > 0 && f1.sup() < 0);
 }
 
+/// Is f(t) = det(U(t), V(t), W(t)) (each vector moving linearly) non-zero on all of [0, 1]?
+/// Its Bernstein coefficients are sums of determinants of the end vectors; all of one
+/// strict sign (outward-rounded) prove it. Contact needs coplanarity, so this proves separation.
+bool never_coplanar(const std::array<IV3, 2>& u, const std::array<IV3, 2>& v, const std::array<IV3, 2>& w) {
+  std::array<I, 4> b{I(0), I(0), I(0), I(0)};
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 2; ++j)
+      for (int k = 0; k < 2; ++k) b[i + j + k] += dot(cross(u[i], v[j]), w[k]);
+  bool positive = true, negative = true;
+  for (const I& c : b) { positive = positive && c.inf() > 0; negative = negative && c.sup() < 0; }
+  return positive || negative;
+}
+
+/// Enclosures of x_j - x_i at t = t0 and t = t1.
+std::array<IV3, 2> difference(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1, int i, int j,
+                              double t0 = 0.0, double t1 = 1.0) {
+  auto iv = [](const Vec3& a) { return IV3{I(a.x()), I(a.y()), I(a.z())}; };
+  auto at = [&](double t) {  // the frames themselves exactly, a time between them enclosed
+    if (t == 0.0) return iv(x0[j]) - iv(x0[i]);
+    if (t == 1.0) return iv(x1[j]) - iv(x1[i]);
+    return position(x0[j], x1[j], I(t)) - position(x0[i], x1[i], I(t));
+  };
+  return {at(t0), at(t1)};
+}
+
+/// Are the four vertices, read as x_a and the three vectors x_b - x_a, x_c - x_a,
+/// x_d - x_a of v = {a, b, c, d}, never coplanar for t in [t0, t1]? On [t0, t1] each
+/// vector is still linear in t, so never_coplanar applies to its end values. Contact
+/// needs coplanarity, so this proves separation on [t0, t1] however close the
+/// primitives pass (where a separating direction does not exist or is not found).
+bool never_coplanar_on(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1, const std::array<int, 4>& v,
+                       double t0, double t1) {
+  return never_coplanar(difference(x0, x1, v[0], v[1], t0, t1), difference(x0, x1, v[0], v[2], t0, t1),
+                        difference(x0, x1, v[0], v[3], t0, t1));
+}
+
+
+
 /// N moving vertices; the first `na` form primitive A, the rest primitive B.
 template <int N>
 struct Motion {
   const std::array<Vec3, N>& x0;
   const std::array<Vec3, N>& x1;
   int na;
+  std::array<int, 4> coplanar;  ///< the vertex order of the coplanarity determinant
 
   std::array<Vec3, N> at(double t) const {
     std::array<Vec3, N> x;
@@ -87,7 +126,7 @@ MotionVerdict bisect_in_time(const Motion<N>& m, const MotionTestOptions& opt, D
     directions(m.at(0.5 * (t0 + t1)), dirs);
     for (const Vec3& n : dirs)
       if (m.separates(n, I(t0, t1))) return true;
-    return false;
+    return never_coplanar_on(m.x0, m.x1, m.coplanar, t0, t1);
   };
   int nodes = 0;
   while (!stack.empty()) {
@@ -115,25 +154,6 @@ MotionVerdict bisect_in_time(const Motion<N>& m, const MotionTestOptions& opt, D
   return MotionVerdict::separated;
 }
 
-/// Is f(t) = det(U(t), V(t), W(t)) (each vector moving linearly) non-zero on all of [0, 1]?
-/// Its Bernstein coefficients are sums of determinants of the end vectors; all of one
-/// strict sign (outward-rounded) prove it. Contact needs coplanarity, so this proves separation.
-bool never_coplanar(const std::array<IV3, 2>& u, const std::array<IV3, 2>& v, const std::array<IV3, 2>& w) {
-  std::array<I, 4> b{I(0), I(0), I(0), I(0)};
-  for (int i = 0; i < 2; ++i)
-    for (int j = 0; j < 2; ++j)
-      for (int k = 0; k < 2; ++k) b[i + j + k] += dot(cross(u[i], v[j]), w[k]);
-  bool positive = true, negative = true;
-  for (const I& c : b) { positive = positive && c.inf() > 0; negative = negative && c.sup() < 0; }
-  return positive || negative;
-}
-
-/// The vectors x_j - x_i at t = 0 and t = 1 (exact inputs, outward-rounded differences).
-std::array<IV3, 2> difference(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1, int i, int j) {
-  auto iv = [](const Vec3& a) { return IV3{I(a.x()), I(a.y()), I(a.z())}; };
-  return {iv(x0[j]) - iv(x0[i]), iv(x1[j]) - iv(x1[i])};
-}
-
 void point_triangle_directions(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c, std::vector<Vec3>& out) {
   out.push_back(p - closest_point_on_triangle(p, a, b, c));
   out.push_back((b - a).cross(c - a));
@@ -150,9 +170,8 @@ void edge_edge_directions(const Vec3& p0, const Vec3& p1, const Vec3& q0, const 
 MotionVerdict point_triangle_motion_test(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1,
                                  const MotionTestOptions& options, std::array<double, 2>* first_contact) {
   CGAL::Protect_FPU_rounding<true> rounding;
-  if (never_coplanar(difference(x0, x1, 1, 2), difference(x0, x1, 1, 3), difference(x0, x1, 1, 0)))
-    return MotionVerdict::separated;
-  const Motion<4> m{x0, x1, 1};
+  if (never_coplanar_on(x0, x1, {1, 2, 3, 0}, 0.0, 1.0)) return MotionVerdict::separated;
+  const Motion<4> m{x0, x1, 1, {1, 2, 3, 0}};
   auto collides = [&](double t0, double t1) {
     if (!strict_sign_change(volume_at(x0, x1, t0, {1, 2, 3, 0}), volume_at(x0, x1, t1, {1, 2, 3, 0}))) return false;
     const auto [p, a, b, c] = positions(x0, x1, I(t0, t1));
@@ -170,9 +189,8 @@ MotionVerdict point_triangle_motion_test(const std::array<Vec3, 4>& x0, const st
 MotionVerdict edge_edge_motion_test(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1,
                             const MotionTestOptions& options, std::array<double, 2>* first_contact) {
   CGAL::Protect_FPU_rounding<true> rounding;
-  if (never_coplanar(difference(x0, x1, 0, 1), difference(x0, x1, 0, 2), difference(x0, x1, 0, 3)))
-    return MotionVerdict::separated;
-  const Motion<4> m{x0, x1, 2};
+  if (never_coplanar_on(x0, x1, {0, 1, 2, 3}, 0.0, 1.0)) return MotionVerdict::separated;
+  const Motion<4> m{x0, x1, 2, {0, 1, 2, 3}};
   // A strict sign change of the coplanarity while the edges cross strictly
   // inside each other throughout T (contact_conditions.hpp) proves a contact in T.
   auto collides = [&](double t0, double t1) {
