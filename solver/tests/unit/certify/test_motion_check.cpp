@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "eipc/certify/certify.hpp"
 #include "eipc/certify/exact_ccd.hpp"
 #include "eipc/certify/exact_tests.hpp"
 #include "eipc/mesh/surface.hpp"
@@ -10,6 +11,9 @@
 #include <Eigen/Geometry>
 #include "test_meshes.hpp"
 
+#include <tbb/task_scheduler_observer.h>
+
+#include <atomic>
 #include <random>
 #include <set>
 
@@ -228,4 +232,27 @@ TEST_CASE("continuous check: contact exactly at the end of the motion is a colli
   const auto stopped = check_motion(states({box, before}), states({box, test::translated(before, {0, 0, -0.4375})}),
                                     std::nullopt);
   CHECK(stopped.status() == MotionStatus::certified);
+}
+
+TEST_CASE("certify --continuous --threads 1 runs its motion check on one thread", "[certify][ccd]") {
+  // Two spheres of 1,280 triangles moving into each other: thousands of candidates, in
+  // many chunks of the narrow phase's tbb::parallel_for. With threads = 1 no TBB worker
+  // may join (issue 62: the loop ran on two threads, so `--jobs 2` used four on two cores).
+  struct WorkerCount : tbb::task_scheduler_observer {
+    std::atomic<int> workers{0};
+    WorkerCount() { observe(true); }
+    ~WorkerCount() override { observe(false); }
+    void on_scheduler_entry(bool is_worker) override { workers += is_worker; }
+  };
+  const Surface a = test::sphere({0, 0, 0}, 1, 3);
+  const Surface b0 = test::sphere({2.2, 0, 0}, 1, 3), b1 = test::sphere({1.5, 0.3, 0}, 1, 3);
+  const Trajectory t = test::trajectory_of({"a", "b"}, {{a, b0}, {a, b1}}, {0.0, 0.1});
+  CertifyOptions options;
+  options.continuous = true;
+  options.threads = 1;
+  WorkerCount count;
+  const CertifyReport report = certify_trajectory(t, options);
+  REQUIRE(report.motions.size() == 1);
+  CHECK(report.motions[0].check.vertex_face_candidates + report.motions[0].check.edge_edge_candidates > 2000);
+  CHECK(count.workers == 0);
 }
