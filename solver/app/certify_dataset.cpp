@@ -73,13 +73,12 @@ bool is_finished(const SequenceFiles& f, const json& arguments) {
 
 /// The table's columns (docs/certify.md, "Whole datasets", says what each holds).
 const std::vector<std::string> kColumns = {
-    "sequence",         "status",         "exit_code",          "frames",
-    "failed_frames",    "intersecting_body_pairs", "max_intersecting_triangle_pairs", "max_depth",
-    "first_failure_frame", "first_failure_time", "motions_collision", "motions_inconclusive",
-    "motion_colliding_pairs", "seconds",  "problem"};
+    "sequence", "status", "exit_code", "frames", "failed_frames", "intersecting_body_pairs",
+    "max_intersecting_triangle_pairs", "max_depth", "first_failure_frame", "first_failure_time",
+    "motions_collision", "motions_inconclusive", "motion_colliding_pairs", "seconds", "problem"};
 
 /// A row's cell by column name.
-const std::string& cell(const std::vector<std::string>& row, const std::string& column) {
+const std::string& cell_of(const std::vector<std::string>& row, const std::string& column) {
   return row.at(static_cast<std::size_t>(std::find(kColumns.begin(), kColumns.end(), column) - kColumns.begin()));
 }
 
@@ -100,7 +99,8 @@ std::vector<std::string> table_row(const SequenceFiles& f) {
   const auto over = [&](const char* list, auto&& value, bool sum) -> std::string {
     if (!reported) return "";
     long long total = 0;
-    for (const json& item : cert.value(list, json::array())) total = sum ? total + value(item) : std::max(total, value(item));
+    for (const json& item : cert.value(list, json::array()))
+      total = sum ? total + value(item) : std::max(total, value(item));
     return std::to_string(total);
   };
   std::string status = code == 0 ? "clear" : code == 1 ? "not clear" : code == 2 ? "bad input" : "failed";
@@ -109,7 +109,7 @@ std::vector<std::string> table_row(const SequenceFiles& f) {
   else if (code == 1 && summary.value("motions_inconclusive", 0) > 0) status = "motion undecided";
   // Motions are checked only with --continuous: a 0 there would read as "checked, none".
   const bool motions_checked = reported && cert.value("continuous", false);
-  const auto motions = [&](std::string cell) { return reported && !motions_checked ? std::string("not checked") : cell; };
+  const auto motions = [&](const std::string& cell) { return reported && !motions_checked ? "not checked" : cell; };
   std::string problem;
   if (code == 2 || code < 0) {  // the first line of the child's message
     std::ifstream log(f.log);
@@ -121,7 +121,9 @@ std::vector<std::string> table_row(const SequenceFiles& f) {
           number("frames"),
           number("failed_frames"),
           reported ? std::to_string(summary.value("pairs", json::array()).size()) : "",
-          over("frames", [](const json& frame) { return frame.value("counts", json::object()).value("triangle_pairs", 0LL); }, false),
+          over("frames", [](const json& frame) {
+            return frame.value("counts", json::object()).value("triangle_pairs", 0LL);
+          }, false),
           number("max_depth"),
           number("first_intersection_frame"),
           number("first_intersection_time"),
@@ -179,14 +181,14 @@ int write_table(const Plan& o, const std::vector<fs::path>& sequences) {
     std::string line;
     for (const std::string& cell : row) line += (line.empty() ? "" : ",") + csv_field(cell);
     csv += line + "\n";
-    ++counts[cell(row, "status")];
+    ++counts[cell_of(row, "status")];
     std::string md_row = "|";
     for (std::string cell : row) {
       for (std::size_t p = cell.find('|'); p != std::string::npos; p = cell.find('|', p + 2)) cell.replace(p, 1, "\\|");
       md_row += " " + cell + " |";
     }
     rows += md_row + "\n";
-    const int c = std::stoi(cell(row, "exit_code"));
+    const int c = std::stoi(cell_of(row, "exit_code"));
     if (c == 2 || c < 0) code = 2;
     else if (c == 1 && code == 0) code = 1;
   }
@@ -215,7 +217,7 @@ int run_here(const Plan& plan, const std::vector<std::size_t>& todo, std::size_t
   const auto finished = [&](std::size_t i, int) {
     const SequenceFiles f(plan.sequences[i], plan.out);
     const std::vector<std::string> row = table_row(f);  // the table's own status words
-    const std::string& verdict = cell(row, "status");
+    const std::string& verdict = cell_of(row, "status");
     ++done;
     if (verdict != "clear") ++not_clear;
     if (bar) {
@@ -223,7 +225,8 @@ int run_here(const Plan& plan, const std::vector<std::size_t>& todo, std::size_t
       fmt::print(stderr, "\r[{}{}] {}/{} sequences, {} not clear; last: {} {}        ", std::string(filled, '#'),
                  std::string(width - filled, '.'), done, todo.size(), not_clear, f.name, verdict);
     } else {
-      fmt::print(stderr, "[certify] {}/{} {}: {} ({} s)\n", done, todo.size(), f.name, verdict, cell(row, "seconds"));
+      fmt::print(stderr, "[certify] {}/{} {}: {} ({} s)\n", done, todo.size(), f.name, verdict,
+                 cell_of(row, "seconds"));
     }
   };
   const int stopped = run_tasks({self_executable(), "certify-task"}, plan.out, todo, jobs, finished,
@@ -339,7 +342,7 @@ int print_dataset_status(const std::string& dir) {
     if (is_finished(f, arguments)) {
       const std::vector<std::string> row = table_row(f);
       state = "done";
-      detail = cell(row, "status") + " (exit " + cell(row, "exit_code") + ")";
+      detail = cell_of(row, "status") + " (exit " + cell_of(row, "exit_code") + ")";
     } else if (q != queued.end()) {
       state = q->second.state == "RUNNING" ? "running" : "queued";
       detail = "job " + q->second.job_id + "_" + q->second.task_id;

@@ -104,7 +104,8 @@ json motion_pair_json(const CertifyReport& r, const MotionReport& m, const Motio
 
 void print_report(const CertifyReport& r, std::ostream& out) {
   out << "eipc certify: " << r.source << "\n  " << pair_report::count(r.body_names.size(), "body", "bodies") << ", "
-      << pair_report::count(r.frames.size(), "frame", "frames") << ", ground: " << (r.ground_height ? "z = " + std::to_string(*r.ground_height) : std::string("none"))
+      << pair_report::count(r.frames.size(), "frame", "frames") << ", ground: "
+      << (r.ground_height ? "z = " + std::to_string(*r.ground_height) : std::string("none"))
       << (r.continuous ? ", continuous" : "") << "\n";
   for (const auto& n : r.notes) out << "  note: " << n << "\n";
   for (const auto& f : r.frames) {
@@ -125,7 +126,8 @@ void print_report(const CertifyReport& r, std::ostream& out) {
     // Two clocks: the frames' time t (seconds for eipc trajectories; none for datasets
     // without times) and the motion parameter s in [0, 1] the contacts are found in.
     out << "motion " << m.from << " -> " << m.to;
-    if (r.has_times) out << "  (t = " << pair_report::time_text(r, m.t0) << " to " << pair_report::time_text(r, m.t1) << ")";
+    if (r.has_times)
+      out << "  (t = " << pair_report::time_text(r, m.t0) << " to " << pair_report::time_text(r, m.t1) << ")";
     out << "  " << status_name(m.check.status()) << ": " << m.check.collisions << " colliding, "
         << m.check.inconclusive << " inconclusive pairs";
     if (!m.check.examples.empty()) {

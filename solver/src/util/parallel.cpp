@@ -17,7 +17,8 @@ std::atomic<bool> g_force_parallel{false};
 // temporary and only our own loops, through max_threads(), kept to it.)
 struct ThreadLimit::Impl {
   tbb::global_control control;
-  explicit Impl(int threads) : control(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads)) {}
+  explicit Impl(int threads)
+      : control(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads)) {}
   Impl(const Impl&) = delete;
   Impl& operator=(const Impl&) = delete;
 };

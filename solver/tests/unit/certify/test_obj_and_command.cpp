@@ -281,7 +281,8 @@ TEST_CASE("certify's motion report tells the frames' time from the motion parame
   };
   using Catch::Matchers::Contains;
   SECTION("an eipc trajectory: frames at 0.1 s and 0.2 s, first contact at 0.1 + 0.1 / 6 s") {
-    const CertifyReport r = certify_trajectory(test::trajectory_of({"box", "tet"}, {{box, tet}, {box, fallen}}, {0.1, 0.2}), options);
+    const CertifyReport r =
+        certify_trajectory(test::trajectory_of({"box", "tet"}, {{box, tet}, {box, fallen}}, {0.1, 0.2}), options);
     const std::string text = text_of(r);
     INFO(text);
     CHECK_THAT(text, Contains("2 bodies, 2 frames"));

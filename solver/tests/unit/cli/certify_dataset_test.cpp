@@ -64,7 +64,8 @@ TEST_CASE("eipc certify --dataset certifies each sequence once, tabulates them a
   // One body pair, a / b; its triangle pairs are the most any frame of the certificate has.
   const nlohmann::json crossing = nlohmann::json::parse(std::ifstream(out / "crossing.certify.json"));
   long long most = 0;
-  for (const auto& frame : crossing["frames"]) most = std::max(most, frame["counts"]["triangle_pairs"].get<long long>());
+  for (const auto& frame : crossing["frames"])
+    most = std::max(most, frame["counts"]["triangle_pairs"].get<long long>());
   CHECK(most > 1);
   CHECK_THAT(table[3], Catch::StartsWith("crossing,intersecting,1,3,2,1," + std::to_string(most) + ","));
   CHECK_THAT(table[3], Contains(",1,,not checked,"));  // first failure: frame 1 (OBJ frames have no times)
@@ -127,13 +128,15 @@ TEST_CASE("eipc certify --dataset interrupted leaves no partial certificate", "[
       for (int i = 0; i < n; ++i)
         for (int j = 0; j < n; ++j) {
           const int v = 1 + sheet * (n + 1) * (n + 1) + i * (n + 1) + j;
-          s << "f " << v << " " << v + n + 1 << " " << v + 1 << "\nf " << v + 1 << " " << v + n + 1 << " " << v + n + 2 << "\n";
+          s << "f " << v << " " << v + n + 1 << " " << v + 1 << "\n";
+          s << "f " << v + 1 << " " << v + n + 1 << " " << v + n + 2 << "\n";
         }
     return s.str();
   };
   std::ofstream(seq / "f00.obj") << sheets(0.5);
   std::ofstream(seq / "f01.obj") << sheets(-0.5);
-  for (int k = 2; k <= 5; ++k) fs::create_hard_link(seq / (k % 2 ? "f01.obj" : "f00.obj"), seq / ("f0" + std::to_string(k) + ".obj"));
+  for (int k = 2; k <= 5; ++k)
+    fs::create_hard_link(seq / (k % 2 ? "f01.obj" : "f00.obj"), seq / ("f0" + std::to_string(k) + ".obj"));
 
   const pid_t pid = fork();
   REQUIRE(pid >= 0);
