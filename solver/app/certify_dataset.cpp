@@ -71,22 +71,45 @@ bool is_finished(const SequenceFiles& f, const json& arguments) {
   return code >= 0 && code <= 2 && record.value("arguments", json()) == arguments;
 }
 
+/// The table's columns (docs/certify.md, "Whole datasets", says what each holds).
+const std::vector<std::string> kColumns = {
+    "sequence", "status", "exit_code", "frames", "failed_frames", "intersecting_body_pairs",
+    "max_intersecting_triangle_pairs", "max_depth", "first_failure_frame", "first_failure_time",
+    "motions_collision", "motions_inconclusive", "motion_colliding_pairs", "seconds", "problem"};
+
+/// A row's cell by column name.
+const std::string& cell_of(const std::vector<std::string>& row, const std::string& column) {
+  return row.at(static_cast<std::size_t>(std::find(kColumns.begin(), kColumns.end(), column) - kColumns.begin()));
+}
+
 /// One row of the table from a sequence's record and certificate.
 std::vector<std::string> table_row(const SequenceFiles& f) {
   const json record = read_json_file(f.record);
   const json cert = read_json_file(f.certificate);
   const int code = record.is_object() ? record.value("exit_code", -1) : -1;
-  const json summary = cert.is_object() ? cert.value("summary", json::object()) : json::object();
+  // A report (exit 0 or 1) has frames and a summary; bad input and failures have none.
+  const bool reported = (code == 0 || code == 1) && cert.is_object() && cert.contains("summary");
+  const json summary = reported ? cert["summary"] : json::object();
   const auto number = [&](const char* key) -> std::string {
     if (!summary.contains(key) || summary[key].is_null()) return "";
     return summary[key].is_number_integer() ? std::to_string(summary[key].get<long long>())
                                             : fmt::format("{}", summary[key].get<double>());
   };
+  // Summed or maximised over the certificate's frames and motions.
+  const auto over = [&](const char* list, auto&& value, bool sum) -> std::string {
+    if (!reported) return "";
+    long long total = 0;
+    for (const json& item : cert.value(list, json::array()))
+      total = sum ? total + value(item) : std::max(total, value(item));
+    return std::to_string(total);
+  };
   std::string status = code == 0 ? "clear" : code == 1 ? "not clear" : code == 2 ? "bad input" : "failed";
   if (code == 1 && summary.value("failed_frames", 0) > 0) status = "intersecting";
   else if (code == 1 && summary.value("motions_collision", 0) > 0) status = "motion collides";
   else if (code == 1 && summary.value("motions_inconclusive", 0) > 0) status = "motion undecided";
-  const std::size_t pairs = summary.contains("pairs") && summary["pairs"].is_array() ? summary["pairs"].size() : 0;
+  // Motions are checked only with --continuous: a 0 there would read as "checked, none".
+  const bool motions_checked = reported && cert.value("continuous", false);
+  const auto motions = [&](const std::string& cell) { return reported && !motions_checked ? "not checked" : cell; };
   std::string problem;
   if (code == 2 || code < 0) {  // the first line of the child's message
     std::ifstream log(f.log);
@@ -97,20 +120,19 @@ std::vector<std::string> table_row(const SequenceFiles& f) {
           std::to_string(code),
           number("frames"),
           number("failed_frames"),
-          code == 0 || code == 1 ? std::to_string(pairs) : "",
+          reported ? std::to_string(summary.value("pairs", json::array()).size()) : "",
+          over("frames", [](const json& frame) {
+            return frame.value("counts", json::object()).value("triangle_pairs", 0LL);
+          }, false),
           number("max_depth"),
           number("first_intersection_frame"),
           number("first_intersection_time"),
-          number("motions_collision"),
-          number("motions_inconclusive"),
+          motions(number("motions_collision")),
+          motions(number("motions_inconclusive")),
+          motions(over("motions", [](const json& motion) { return motion.value("collisions", 0LL); }, true)),
           record.is_object() ? fmt::format("{:.3f}", record.value("seconds", 0.0)) : "",
           problem};
 }
-
-const std::vector<std::string> kColumns = {
-    "sequence",    "status",           "exit_code",   "frames",   "failed_frames", "intersecting_pairs",
-    "max_depth",   "first_failure_frame", "first_failure_time", "motions_collision", "motions_inconclusive",
-    "seconds",     "problem"};
 
 /// DIR/dataset-plan.json: what the tasks certify, with which arguments.
 struct Plan {
@@ -159,14 +181,14 @@ int write_table(const Plan& o, const std::vector<fs::path>& sequences) {
     std::string line;
     for (const std::string& cell : row) line += (line.empty() ? "" : ",") + csv_field(cell);
     csv += line + "\n";
-    ++counts[row[1]];
+    ++counts[cell_of(row, "status")];
     std::string md_row = "|";
     for (std::string cell : row) {
       for (std::size_t p = cell.find('|'); p != std::string::npos; p = cell.find('|', p + 2)) cell.replace(p, 1, "\\|");
       md_row += " " + cell + " |";
     }
     rows += md_row + "\n";
-    const int c = std::stoi(row[2]);
+    const int c = std::stoi(cell_of(row, "exit_code"));
     if (c == 2 || c < 0) code = 2;
     else if (c == 1 && code == 0) code = 1;
   }
@@ -175,7 +197,9 @@ int write_table(const Plan& o, const std::vector<fs::path>& sequences) {
   md.back() = '.';
   md += "\n\nMade by `eipc certify " + o.root + " --dataset --out " + o.out;
   for (const std::string& a : o.arguments) md += " " + a;
-  md += "`; certificates and logs beside this file (docs/certify.md, \"Whole datasets\").\n\n|";
+  md += "`; certificates and logs beside this file (docs/certify.md, \"Whole datasets\", says what each column "
+        "counts). `max_depth` is a length in the sequence's own unit: metres for eipc trajectories (.h5), the "
+        "files' unit for meshes. Motions are checked only with --continuous (else `not checked`).\n\n|";
   for (const std::string& c : kColumns) md += " " + c + " |";
   md += "\n|";
   for (std::size_t i = 0; i < kColumns.size(); ++i) md += "---|";
@@ -193,7 +217,7 @@ int run_here(const Plan& plan, const std::vector<std::size_t>& todo, std::size_t
   const auto finished = [&](std::size_t i, int) {
     const SequenceFiles f(plan.sequences[i], plan.out);
     const std::vector<std::string> row = table_row(f);  // the table's own status words
-    const std::string& verdict = row[1];
+    const std::string& verdict = cell_of(row, "status");
     ++done;
     if (verdict != "clear") ++not_clear;
     if (bar) {
@@ -201,7 +225,8 @@ int run_here(const Plan& plan, const std::vector<std::size_t>& todo, std::size_t
       fmt::print(stderr, "\r[{}{}] {}/{} sequences, {} not clear; last: {} {}        ", std::string(filled, '#'),
                  std::string(width - filled, '.'), done, todo.size(), not_clear, f.name, verdict);
     } else {
-      fmt::print(stderr, "[certify] {}/{} {}: {} ({} s)\n", done, todo.size(), f.name, verdict, row[11]);
+      fmt::print(stderr, "[certify] {}/{} {}: {} ({} s)\n", done, todo.size(), f.name, verdict,
+                 cell_of(row, "seconds"));
     }
   };
   const int stopped = run_tasks({self_executable(), "certify-task"}, plan.out, todo, jobs, finished,
@@ -273,14 +298,25 @@ int certify_task(const std::string& dir, std::size_t index) {
   if (index >= plan.sequences.size())
     throw InputError(fmt::format("{}: no sequence {} (the plan has {})", plan_path(dir), index, plan.sequences.size()));
   const SequenceFiles f(plan.sequences[index], plan.out);
+  // Nothing of an earlier certification stays to be read as this one's (e.g. a pairs.csv
+  // of an earlier --continuous run): the record first, so the sequence counts as not done.
+  for (const std::string& old : {f.record, f.certificate, f.pairs}) fs::remove(old);
+  // The child writes beside the final names, renamed once it has finished: an
+  // interrupted or crashed certification leaves no partial certificate.
+  const std::string certificate = f.certificate + ".part", pairs = f.pairs + ".part";
   std::vector<std::string> argv = {self_executable(), "certify", plan.sequences[index].string(), "--json",
                                    "--threads", std::to_string(plan.threads)};
   argv.insert(argv.end(), plan.arguments.begin(), plan.arguments.end());
   // With --continuous, every colliding pair of the sequence's motions (eipc certify --pairs-out).
   if (std::find(plan.arguments.begin(), plan.arguments.end(), "--continuous") != plan.arguments.end())
-    argv.insert(argv.end(), {"--pairs-out", f.pairs});
+    argv.insert(argv.end(), {"--pairs-out", pairs});
   const auto start = std::chrono::steady_clock::now();
-  const int code = wait_passing_on_stop(spawn_child(argv, f.certificate, f.log));
+  const int code = wait_passing_on_stop(spawn_child(argv, certificate, f.log));
+  const bool finished = !stop_signal() && code >= 0 && code <= 2;  // a report or a bad-input message
+  for (const auto& [part, final_name] : {std::pair{certificate, f.certificate}, std::pair{pairs, f.pairs}}) {
+    if (finished && fs::exists(part)) fs::rename(part, final_name);
+    else fs::remove(part);
+  }
   if (stop_signal()) return 128 + stop_signal();  // no record: certified again next time
   // The record is written last: a sequence without one is certified again.
   write_file_atomically(f.record, json{{"format", "eipc-certify-dataset-run"},
@@ -306,7 +342,7 @@ int print_dataset_status(const std::string& dir) {
     if (is_finished(f, arguments)) {
       const std::vector<std::string> row = table_row(f);
       state = "done";
-      detail = row[1] + " (exit " + row[2] + ")";
+      detail = cell_of(row, "status") + " (exit " + cell_of(row, "exit_code") + ")";
     } else if (q != queued.end()) {
       state = q->second.state == "RUNNING" ? "running" : "queued";
       detail = "job " + q->second.job_id + "_" + q->second.task_id;

@@ -7,6 +7,7 @@
 #include "eipc/io/output_path.hpp"
 #include "eipc/io/trajectory_file.hpp"
 #include "eipc/util/parallel.hpp"
+#include "contact_conditions.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -27,6 +28,13 @@ std::size_t CertifyReport::motions_with(MotionStatus s) const {
   std::size_t n = 0;
   for (const auto& m : motions) n += m.check.status() == s;
   return n;
+}
+
+std::array<double, 2> MotionReport::times_of(double s_lo, double s_hi) const {
+  // Exact rationals, rounded outward once: the bracket stays a bracket.
+  const Rational a = Rational(t0) + Rational(s_lo) * (Rational(t1) - Rational(t0));
+  const Rational b = Rational(t0) + Rational(s_hi) * (Rational(t1) - Rational(t0));
+  return a <= b ? outward(a, b) : outward(b, a);  // t1 < t0 reverses the order
 }
 
 bool CertifyReport::all_clear() const {

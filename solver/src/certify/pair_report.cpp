@@ -44,11 +44,18 @@ json count_json(const std::optional<std::size_t>& n) { return n ? json(*n) : jso
 
 }  // namespace
 
-std::string frame_label(const CertifyReport& r, int frame, double time) {
+std::string count(std::size_t n, const std::string& one, const std::string& many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+std::string time_text(const CertifyReport& r, double time) {
   std::ostringstream s;
-  s << "frame " << frame;
-  if (r.has_times) s << "  t = " << time << (r.si_units ? " s" : "");
+  s << time << (r.si_units ? " s" : "");
   return s.str();
+}
+
+std::string frame_label(const CertifyReport& r, int frame, double time) {
+  return "frame " + std::to_string(frame) + (r.has_times ? "  t = " + time_text(r, time) : "");
 }
 
 void print_frame_pairs(const CertifyReport& r, const FrameReport& f, std::ostream& out) {
@@ -78,7 +85,7 @@ void print_summaries(const CertifyReport& r, std::ostream& out) {
   if (summaries.empty()) return;
   out << "intersecting body pairs:\n";
   for (const PairSummary& s : summaries) {
-    out << "  " << pair_name(r, s.body_a, s.body_b) << ": " << s.frames << " frames, first "
+    out << "  " << pair_name(r, s.body_a, s.body_b) << ": " << count(s.frames, "frame", "frames") << ", first "
         << frame_label(r, s.first_frame, s.first_time);
     if (s.deepest)
       out << "; deepest " << length(r, s.deepest->depth) << " in frame " << s.deepest_frame << ": "

@@ -10,6 +10,12 @@
 
 namespace eipc::certify::pair_report {
 
+/// "1 body", "3 bodies".
+std::string count(std::size_t n, const std::string& one, const std::string& many);
+
+/// A frame time: "0.24 s" for eipc trajectories, "0.24" for a .pvd's timesteps (no unit).
+std::string time_text(const CertifyReport& r, double time);
+
 /// "frame 12  t = 0.24 s" (eipc trajectories) or "frame 12" (OBJ frames have no times).
 std::string frame_label(const CertifyReport& r, int frame, double time);
 

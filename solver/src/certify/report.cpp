@@ -72,13 +72,21 @@ json violation_json(const CertifyReport& r, const Violation& v) {
   return {};
 }
 
-json motion_pair_json(const CertifyReport& r, const MotionPair& p) {
+/// What the frames' `time` (and a motion's t0, t1) holds.
+const char* times_name(const CertifyReport& r) {
+  return !r.has_times ? "none" : r.si_units ? "seconds" : "timesteps";
+}
+
+json motion_pair_json(const CertifyReport& r, const MotionReport& m, const MotionPair& p) {
   json j = {{"kind", p.kind == MotionPrimitive::point_triangle ? "point_triangle"
                      : p.kind == MotionPrimitive::edge_edge    ? "edge_edge"
                                                                : "point_ground"},
             {"result", p.result == MotionVerdict::collision ? "collision" : "inconclusive"},
             {"body_a", body_name(r, p.body_a)}};
-  if (p.result == MotionVerdict::collision) j["first_contact"] = {p.t_lo, p.t_hi};
+  if (p.result == MotionVerdict::collision) {
+    j["first_contact"] = {p.t_lo, p.t_hi};  // the motion parameter s
+    j["first_contact_time"] = r.has_times ? json(m.times_of(p.t_lo, p.t_hi)) : json(nullptr);
+  }
   if (p.kind == MotionPrimitive::edge_edge) j["edge_a"] = {p.a[0], p.a[1]};
   else j["vertex_a"] = p.a[0];
   if (p.kind == MotionPrimitive::point_triangle) {
@@ -95,8 +103,9 @@ json motion_pair_json(const CertifyReport& r, const MotionPair& p) {
 }  // namespace
 
 void print_report(const CertifyReport& r, std::ostream& out) {
-  out << "eipc certify: " << r.source << "\n  " << r.body_names.size() << " bodies, " << r.frames.size()
-      << " frames, ground: " << (r.ground_height ? "z = " + std::to_string(*r.ground_height) : std::string("none"))
+  out << "eipc certify: " << r.source << "\n  " << pair_report::count(r.body_names.size(), "body", "bodies") << ", "
+      << pair_report::count(r.frames.size(), "frame", "frames") << ", ground: "
+      << (r.ground_height ? "z = " + std::to_string(*r.ground_height) : std::string("none"))
       << (r.continuous ? ", continuous" : "") << "\n";
   for (const auto& n : r.notes) out << "  note: " << n << "\n";
   for (const auto& f : r.frames) {
@@ -114,13 +123,26 @@ void print_report(const CertifyReport& r, std::ostream& out) {
   }
   for (const auto& m : r.motions) {
     if (m.check.status() == MotionStatus::certified) continue;
-    out << "motion " << m.from << " -> " << m.to << "  t in [" << m.t0 << ", " << m.t1 << "]  "
-        << status_name(m.check.status()) << ": " << m.check.collisions << " colliding, " << m.check.inconclusive
-        << " inconclusive pairs";
+    // Two clocks: the frames' time t (seconds for eipc trajectories; none for datasets
+    // without times) and the motion parameter s in [0, 1] the contacts are found in.
+    out << "motion " << m.from << " -> " << m.to;
+    if (r.has_times)
+      out << "  (t = " << pair_report::time_text(r, m.t0) << " to " << pair_report::time_text(r, m.t1) << ")";
+    out << "  " << status_name(m.check.status()) << ": " << m.check.collisions << " colliding, "
+        << m.check.inconclusive << " inconclusive pairs";
     if (!m.check.examples.empty()) {
       const MotionPair& p = m.check.examples.front();
       out << "; earliest: " << describe(r, p);
-      if (p.result == MotionVerdict::collision) out << " at t in [" << p.t_lo << ", " << p.t_hi << "]";
+      if (p.result == MotionVerdict::collision) {
+        out << ", first contact at s in [" << p.t_lo << ", " << p.t_hi << "] (motion parameter: 0 at frame " << m.from
+            << ", 1 at frame " << m.to << ")";
+        if (r.has_times) {
+          const auto t = m.times_of(p.t_lo, p.t_hi);
+          out << ", t in [" << t[0] << ", " << t[1] << "]" << (r.si_units ? " s" : "");
+        } else {
+          out << "; the frames have no times";
+        }
+      }
     }
     out << "\n";
   }
@@ -150,7 +172,7 @@ void print_report_json(const CertifyReport& r, std::ostream& out) {
   }
   for (const auto& m : r.motions) {
     json ex = json::array();
-    for (const auto& p : m.check.examples) ex.push_back(motion_pair_json(r, p));
+    for (const auto& p : m.check.examples) ex.push_back(motion_pair_json(r, m, p));
     motions.push_back({{"from", m.from}, {"to", m.to}, {"t0", m.t0}, {"t1", m.t1},
                        {"status", status_name(m.check.status())}, {"collisions", m.check.collisions},
                        {"inconclusive", m.check.inconclusive},
@@ -167,6 +189,8 @@ void print_report_json(const CertifyReport& r, std::ostream& out) {
             {"bodies", r.body_names},
             {"ground_height", r.ground_height ? json(*r.ground_height) : json(nullptr)},
             {"continuous", r.continuous},
+            {"times", times_name(r)},
+            {"length_unit", r.si_units ? json("m") : json(nullptr)},
             {"notes", notes},
             {"frames", frames},
             {"motions", motions},

@@ -12,14 +12,20 @@ std::atomic<int> g_thread_limit{0};  // 0: no ThreadLimit alive, all cores
 std::atomic<bool> g_force_parallel{false};
 }  // namespace
 
+// TBB registers a global_control by its address, and the class can be copied: it must
+// be built where it lives. (Built in a temporary and copied, the limit ended with the
+// temporary and only our own loops, through max_threads(), kept to it.)
 struct ThreadLimit::Impl {
   tbb::global_control control;
+  explicit Impl(int threads)
+      : control(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads)) {}
+  Impl(const Impl&) = delete;
+  Impl& operator=(const Impl&) = delete;
 };
 
 ThreadLimit::ThreadLimit(int threads)
     : threads_(threads > 0 ? threads : tbb::info::default_concurrency()), previous_(g_thread_limit.load()) {
-  impl_ = std::make_unique<Impl>(Impl{tbb::global_control(tbb::global_control::max_allowed_parallelism,
-                                                          static_cast<std::size_t>(threads_))});
+  impl_ = std::make_unique<Impl>(threads_);
   // TBB honours the smallest live limit; so do we.
   g_thread_limit = previous_ > 0 && previous_ < threads_ ? previous_ : threads_;
 }

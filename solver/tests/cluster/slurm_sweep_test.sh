@@ -216,8 +216,8 @@ cat "$tmp/ds-slurm.log"
 grep -q "certify-task" "$tmp/ds-slurm/slurm/certify-array.sh" || fail "no certify-task in the job script"
 "$eipc" certify --status "$tmp/ds-slurm" | tee "$tmp/ds-status.txt"
 grep -q "^3 sequences: 3 done" "$tmp/ds-status.txt" || fail "certify --status: expected 3 sequences done"
-# All columns but the wall time (12th) agree.
-diff <(cut -d, -f1-11,13- "$tmp/ds-local/dataset.csv") <(cut -d, -f1-11,13- "$tmp/ds-slurm/dataset.csv") ||
+# All columns but the wall time (14th, `seconds`) agree.
+diff <(cut -d, -f1-13,15- "$tmp/ds-local/dataset.csv") <(cut -d, -f1-13,15- "$tmp/ds-slurm/dataset.csv") ||
   fail "the Slurm dataset table differs from the local one"
 grep -q "^cube_drop_full_dt0.01.h5,clear,0,201," "$tmp/ds-slurm/dataset.csv" || fail "the full run is not clear"
 log "PASS"

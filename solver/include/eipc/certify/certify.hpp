@@ -9,6 +9,7 @@
 #include "eipc/certify/penetration.hpp"
 #include "eipc/io/trajectory.hpp"
 
+#include <array>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -35,10 +36,14 @@ struct FrameReport {
   std::vector<PairPenetration> pairs;  ///< measured only when the check failed
 };
 
+/// The motion from frame `from` (time t0) to frame `to` (time t1). Its pairs' first
+/// contacts are in the motion parameter s in [0, 1] (x = x_from + s (x_to - x_from)).
 struct MotionReport {
   int from = 0, to = 0;
-  double t0 = 0.0, t1 = 0.0;
+  double t0 = 0.0, t1 = 0.0;  ///< the frames' times (frame indices for datasets without times)
   MotionCheck check;
+  /// [s_lo, s_hi] as frame times t0 + s (t1 - t0), rounded outward: a bracket of the same instant.
+  std::array<double, 2> times_of(double s_lo, double s_hi) const;
 };
 
 /// One intersecting body pair over the whole trajectory.

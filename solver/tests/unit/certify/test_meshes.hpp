@@ -2,6 +2,7 @@
 #pragma once
 
 #include "eipc/common.hpp"
+#include "eipc/io/trajectory.hpp"
 
 #include <Eigen/Geometry>
 
@@ -81,6 +82,28 @@ inline Surface sphere(const Vec3& center, double r, int levels) {
 inline Surface translated(Surface s, const Vec3& d) {
   s.x.rowwise() += d.transpose();
   return s;
+}
+
+/// A trajectory of the named bodies (their triangles from the first frame) through
+/// `frames`, frame k at times[k] seconds.
+inline Trajectory trajectory_of(const std::vector<std::string>& names, const std::vector<std::vector<Surface>>& frames,
+                                const std::vector<double>& times) {
+  Trajectory t;
+  for (std::size_t b = 0; b < names.size(); ++b) {
+    TrajectoryBody body;
+    body.name = names[b];
+    body.rest = frames.at(0).at(b).x;
+    body.surface = frames[0][b].faces;
+    t.header.bodies.push_back(body);
+  }
+  for (std::size_t k = 0; k < frames.size(); ++k) {
+    Frame f;
+    f.time = times.at(k);
+    f.step = static_cast<long>(k);
+    for (const Surface& s : frames[k]) f.positions.push_back(s.x);
+    t.frames.push_back(f);
+  }
+  return t;
 }
 
 }  // namespace eipc::certify::test

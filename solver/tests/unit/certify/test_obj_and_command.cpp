@@ -109,7 +109,7 @@ TEST_CASE("certify command on OBJ frame directories", "[certify][obj]") {
     std::ostringstream text;
     CHECK(certify_command(dir.path.string(), opt, text, err) == 1);
     CHECK(text.str().find("t =") == std::string::npos);
-    CHECK(text.str().find("left / right: 1 frames, first frame 1;") != std::string::npos);
+    CHECK(text.str().find("left / right: 1 frame, first frame 1;") != std::string::npos);
   }
   SECTION("one subdirectory per body; continuous jump-through") {
     TempDir dir("bodies");
@@ -259,4 +259,72 @@ TEST_CASE("certify --pairs-out lists every colliding pair of a motion as CSV", "
   CHECK(rows == motion["collisions"].get<std::size_t>());
   CHECK(point_triangle > 0);
   CHECK(rows > point_triangle);
+}
+
+TEST_CASE("certify's motion report tells the frames' time from the motion parameter", "[certify][obj][ccd]") {
+  // A tetrahedron falls through a box between two frames; its bottom face (z = 1.5)
+  // reaches the box's top (z = 1) at the motion parameter s = 1/6.
+  const test::Surface box = test::box({0, 0, 0}, {1, 1, 1});
+  const test::Surface tet = test::tet({0.4, 0.4, 1.5}, {0.6, 0.4, 1.5}, {0.4, 0.6, 1.5}, {0.4, 0.4, 1.7});
+  const test::Surface fallen = test::translated(tet, {0, 0, -3});
+  CertifyOptions options;
+  options.continuous = true;
+  auto text_of = [](const CertifyReport& r) {
+    std::ostringstream s;
+    print_report(r, s);
+    return s.str();
+  };
+  auto json_of = [](const CertifyReport& r) {
+    std::ostringstream s;
+    print_report_json(r, s);
+    return nlohmann::json::parse(s.str());
+  };
+  using Catch::Matchers::Contains;
+  SECTION("an eipc trajectory: frames at 0.1 s and 0.2 s, first contact at 0.1 + 0.1 / 6 s") {
+    const CertifyReport r =
+        certify_trajectory(test::trajectory_of({"box", "tet"}, {{box, tet}, {box, fallen}}, {0.1, 0.2}), options);
+    const std::string text = text_of(r);
+    INFO(text);
+    CHECK_THAT(text, Contains("2 bodies, 2 frames"));
+    CHECK_THAT(text, Contains("motion 0 -> 1  (t = 0.1 s to 0.2 s)  collision: "));
+    CHECK_THAT(text, Contains(", first contact at s in [0.166667, 0.166667] (motion parameter: 0 at frame 0, 1 at "
+                              "frame 1), t in [0.116667, 0.116667] s\n"));
+    const auto j = json_of(r);
+    CHECK(j["times"] == "seconds");
+    CHECK(j["length_unit"] == "m");
+    const auto& first = j["motions"][0]["first"];
+    CHECK(first["first_contact"][0].get<double>() <= 1.0 / 6);  // still the motion parameter
+    CHECK(first["first_contact"][1].get<double>() >= 1.0 / 6);
+    const double lo = first["first_contact_time"][0], hi = first["first_contact_time"][1];
+    CHECK(lo <= hi);
+    CHECK(lo == Approx(0.1 + 0.1 / 6).epsilon(1e-12));
+    CHECK(hi == Approx(0.1 + 0.1 / 6).epsilon(1e-12));
+    // The bracket in time comes from the bracket in s, rounded outward.
+    const auto t = r.motions[0].times_of(first["first_contact"][0], first["first_contact"][1]);
+    CHECK(t[0] == lo);
+    CHECK(t[1] == hi);
+    CHECK(r.motions[0].times_of(0.5, 0.5)[0] <= 0.15);
+    CHECK(r.motions[0].times_of(0.5, 0.5)[1] >= 0.15);
+  }
+  SECTION("OBJ frames have no times: frame indices and the motion parameter only") {
+    TempDir dir("motion_times");
+    write_obj(dir.path / "f0.obj", {{"box", box}, {"tet", tet}});
+    write_obj(dir.path / "f1.obj", {{"box", box}, {"tet", fallen}});
+    const CertifyReport r = certify_input(dir.path.string(), options);
+    const std::string text = text_of(r);
+    INFO(text);
+    CHECK_THAT(text, Contains("motion 0 -> 1  collision: "));
+    CHECK_THAT(text, Contains(", first contact at s in [0.166667, 0.166667] (motion parameter: 0 at frame 0, 1 at "
+                              "frame 1); the frames have no times\n"));
+    CHECK_THAT(text, !Contains("t in [") && !Contains("t = "));
+    const auto j = json_of(r);
+    CHECK(j["times"] == "none");
+    CHECK(j["length_unit"].is_null());
+    CHECK(j["motions"][0]["first"]["first_contact"].size() == 2);
+    CHECK(j["motions"][0]["first"]["first_contact_time"].is_null());
+  }
+  SECTION("one body") {
+    const CertifyReport r = certify_trajectory(test::trajectory_of({"box"}, {{box}, {box}}, {0.0, 0.5}), options);
+    CHECK_THAT(text_of(r), Contains("1 body, 2 frames"));
+  }
 }

@@ -4,7 +4,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <csignal>
 #include <sstream>
+#include <thread>
 
 using namespace eipc;
 using namespace eipc::test;
@@ -50,12 +55,20 @@ TEST_CASE("eipc certify --dataset certifies each sequence once, tabulates them a
   const std::vector<std::string> table = lines_of(out / "dataset.csv");
   REQUIRE(table.size() == 4);
   CHECK(table[0] ==
-        "sequence,status,exit_code,frames,failed_frames,intersecting_pairs,max_depth,first_failure_frame,"
-        "first_failure_time,motions_collision,motions_inconclusive,seconds,problem");
+        "sequence,status,exit_code,frames,failed_frames,intersecting_body_pairs,max_intersecting_triangle_pairs,"
+        "max_depth,first_failure_frame,first_failure_time,motions_collision,motions_inconclusive,"
+        "motion_colliding_pairs,seconds,problem");
   CHECK_THAT(table[1], Contains("broken.h5,bad input,2,") && Contains("not a readable HDF5 file"));
-  CHECK_THAT(table[2], Catch::StartsWith("clear,clear,0,3,0,0,,,,"));
-  CHECK_THAT(table[3], Catch::StartsWith("crossing,intersecting,1,3,2,1,"));
-  CHECK_THAT(table[3], Contains(",1,,"));  // first failure: frame 1 (OBJ frames have no times)
+  // Motions were not checked (no --continuous): not "0 collisions".
+  CHECK_THAT(table[2], Catch::StartsWith("clear,clear,0,3,0,0,0,,,,not checked,not checked,not checked,"));
+  // One body pair, a / b; its triangle pairs are the most any frame of the certificate has.
+  const nlohmann::json crossing = nlohmann::json::parse(std::ifstream(out / "crossing.certify.json"));
+  long long most = 0;
+  for (const auto& frame : crossing["frames"])
+    most = std::max(most, frame["counts"]["triangle_pairs"].get<long long>());
+  CHECK(most > 1);
+  CHECK_THAT(table[3], Catch::StartsWith("crossing,intersecting,1,3,2,1," + std::to_string(most) + ","));
+  CHECK_THAT(table[3], Contains(",1,,not checked,"));  // first failure: frame 1 (OBJ frames have no times)
   CHECK_THAT(lines_of(out / "dataset.md")[2], Contains("3 sequences: 1 bad input, 1 clear, 1 intersecting."));
 
   // Nothing is certified again; a sequence without its record is.
@@ -83,7 +96,75 @@ TEST_CASE("eipc certify --dataset certifies each sequence once, tabulates them a
   REQUIRE(cells.size() == 13);
   CHECK(std::stod(cells[11]) <= 6.0 / 7.0);
   CHECK(std::stod(cells[12]) >= 6.0 / 7.0);
-  CHECK_THAT(lines_of(out / "dataset.csv")[2], Catch::StartsWith("clear,clear,0,3,0,0,,,,0,0,"));
+  CHECK_THAT(lines_of(out / "dataset.csv")[2], Catch::StartsWith("clear,clear,0,3,0,0,0,,,,0,0,0,"));
+  // crossing: one motion collides, by one primitive pair (the row of its pairs.csv).
+  CHECK_THAT(lines_of(out / "dataset.csv")[3], Contains(",1,,1,0,1,"));
+
+  // Certified again without --continuous: its motions are not checked, and no pairs.csv of
+  // the earlier run stays beside the new certificate.
+  const Result frames_only = run_eipc(command);
+  CHECK_THAT(frames_only.output, Contains("3 to certify"));
+  CHECK_FALSE(fs::exists(out / "crossing.pairs.csv"));
+  CHECK_FALSE(fs::exists(out / "clear.pairs.csv"));
+  CHECK_THAT(lines_of(out / "dataset.csv")[3], Contains(",1,,not checked,not checked,not checked,"));
+}
+
+TEST_CASE("eipc certify --dataset interrupted leaves no partial certificate", "[cli][certify]") {
+  // One sequence of some seconds: two sheets of 2 x 40^2 triangles, the second passing
+  // through the first and back in each of 5 motions (frames hard-linked to two files),
+  // about 3 s of exact arithmetic per motion.
+  Workspace w;
+  const fs::path root = w.dir / "dataset", seq = root / "sheets", out = w.dir / "certificates";
+  fs::create_directories(seq);
+  auto sheets = [](double z) {
+    const int n = 40;
+    std::ostringstream s;
+    for (const double height : {0.0, z}) {
+      s << "o sheet" << (height == 0.0 ? "0" : "1") << "\n";
+      for (int i = 0; i <= n; ++i)
+        for (int j = 0; j <= n; ++j) s << "v " << i + 0.3 << " " << j + 0.3 * (height != 0.0) << " " << height << "\n";
+    }
+    for (int sheet = 0; sheet < 2; ++sheet)
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) {
+          const int v = 1 + sheet * (n + 1) * (n + 1) + i * (n + 1) + j;
+          s << "f " << v << " " << v + n + 1 << " " << v + 1 << "\n";
+          s << "f " << v + 1 << " " << v + n + 1 << " " << v + n + 2 << "\n";
+        }
+    return s.str();
+  };
+  std::ofstream(seq / "f00.obj") << sheets(0.5);
+  std::ofstream(seq / "f01.obj") << sheets(-0.5);
+  for (int k = 2; k <= 5; ++k)
+    fs::create_hard_link(seq / (k % 2 ? "f01.obj" : "f00.obj"), seq / ("f0" + std::to_string(k) + ".obj"));
+
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    std::freopen("/dev/null", "w", stdout);
+    std::freopen("/dev/null", "w", stderr);
+    execl(EIPC_BINARY, EIPC_BINARY, "certify", root.c_str(), "--dataset", "--continuous", "--jobs", "1", "--out",
+          out.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  // Interrupt once the sequence's certification has started (its log is opened with its output).
+  for (int i = 0; i < 600 && !fs::exists(out / "sheets.certify.log"); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  ::kill(pid, SIGINT);
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 128 + SIGINT);
+  REQUIRE(fs::exists(out / "sheets.certify.log"));
+  // Nothing that reads as a certificate, a pairs list or a record; no partial file left either.
+  for (const auto& e : fs::directory_iterator(out)) {
+    INFO(e.path().filename().string());
+    CHECK(e.path().extension() != ".part");
+  }
+  CHECK_FALSE(fs::exists(out / "sheets.certify.json"));
+  CHECK_FALSE(fs::exists(out / "sheets.pairs.csv"));
+  CHECK_FALSE(fs::exists(out / "sheets.record.json"));
 }
 
 TEST_CASE("eipc certify --dataset refuses what is not a dataset run with exit 2", "[cli][certify]") {

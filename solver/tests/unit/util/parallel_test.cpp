@@ -3,8 +3,14 @@
 
 #include "eipc/util/parallel.hpp"
 
+#include <tbb/info.h>
+
 #include <atomic>
+#include <chrono>
 #include <cmath>
+#include <mutex>
+#include <set>
+#include <thread>
 #include <vector>
 
 using namespace eipc;
@@ -78,4 +84,28 @@ TEST_CASE("parallel_gather and parallel_min do not depend on the thread count", 
   for (std::size_t i = 0; i < n; ++i) expected = std::min(expected, item(i));
   CHECK(m1 == expected);
   CHECK(m2 == expected);
+}
+
+TEST_CASE("a ThreadLimit of 1 keeps TBB's own loops on the calling thread", "[util][parallel]") {
+  // TBB's loops (not only ours, which ask max_threads()) must keep to the limit: the
+  // certifier calls tbb::parallel_for directly. Items that sleep give idle workers
+  // every chance to steal, so without the limit a second thread shows up.
+  auto threads_used = [] {
+    std::mutex m;
+    std::set<std::thread::id> ids;
+    tbb::parallel_for(tbb::blocked_range<int>(0, 200, 1), [&](const tbb::blocked_range<int>&) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      const std::lock_guard<std::mutex> lock(m);
+      ids.insert(std::this_thread::get_id());
+    });
+    return ids.size();
+  };
+  {
+    ThreadLimit one(1);
+    CHECK(threads_used() == 1);
+  }
+  if (tbb::info::default_concurrency() >= 2) {
+    ThreadLimit two(2);
+    CHECK(threads_used() == 2);  // the observable works: two threads when two are allowed
+  }
 }
