@@ -6,6 +6,8 @@
 
 #include <CGAL/Interval_nt.h>
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 #include <vector>
 
@@ -17,14 +19,16 @@ using I = CGAL::Interval_nt_advanced;
 struct IV3 {
   I x, y, z;
 };
-IV3 operator-(const IV3& a, const IV3& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
-I dot(const IV3& a, const IV3& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-IV3 cross(const IV3& a, const IV3& b) {
+// Inlined: these few interval operations are most of the filter's time, and GCC at -O2
+// otherwise keeps each a call.
+[[gnu::always_inline]] inline IV3 operator-(const IV3& a, const IV3& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
+[[gnu::always_inline]] inline I dot(const IV3& a, const IV3& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+[[gnu::always_inline]] inline IV3 cross(const IV3& a, const IV3& b) {
   return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
 
 /// Enclosure of x0 + t (x1 - x0) for t in T.
-IV3 position(const Vec3& x0, const Vec3& x1, const I& t) {
+[[gnu::always_inline]] inline IV3 position(const Vec3& x0, const Vec3& x1, const I& t) {
   auto c = [&](int k) { return I(x0[k]) + t * (I(x1[k]) - I(x0[k])); };
   return {c(0), c(1), c(2)};
 }
@@ -81,6 +85,95 @@ bool never_coplanar_on(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>&
 }
 
 
+
+/// The coplanarity cubic det(x_b - x_a, x_c - x_a, x_d - x_a)(t) of v = {a, b, c, d} in
+/// plain doubles: `coefficient[k]` is C(3, k) times its k-th Bernstein coefficient on
+/// [0, 1] (a sum of C(3, k) determinants of the end vectors), `permanent[k]` the same
+/// sum with every product taken in absolute value.
+struct CoplanarityCubic {
+  std::array<double, 4> coefficient{0, 0, 0, 0}, permanent{0, 0, 0, 0};
+
+  CoplanarityCubic(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1, const std::array<int, 4>& v) {
+    std::array<Vec3, 2> a, b, c;  // the three vectors from x_v0 at t = 0 and t = 1
+    for (int t = 0; t < 2; ++t) {
+      const std::array<Vec3, 4>& x = t ? x1 : x0;
+      a[t] = x[v[1]] - x[v[0]];
+      b[t] = x[v[2]] - x[v[0]];
+      c[t] = x[v[3]] - x[v[0]];
+    }
+    for (int i = 0; i < 2; ++i)
+      for (int j = 0; j < 2; ++j)
+        for (int k = 0; k < 2; ++k) {
+          const Vec3 &u = a[i], &w = b[j], &z = c[k];
+          coefficient[i + j + k] += u.x() * (w.y() * z.z() - w.z() * z.y()) +
+                                    u.y() * (w.z() * z.x() - w.x() * z.z()) + u.z() * (w.x() * z.y() - w.y() * z.x());
+          permanent[i + j + k] += std::abs(u.x()) * (std::abs(w.y() * z.z()) + std::abs(w.z() * z.y())) +
+                                  std::abs(u.y()) * (std::abs(w.z() * z.x()) + std::abs(w.x() * z.z())) +
+                                  std::abs(u.z()) * (std::abs(w.x() * z.y()) + std::abs(w.y() * z.x()));
+        }
+  }
+
+  /// never_coplanar_on(x0, x1, v, 0, 1), decided in doubles for the many pairs far from
+  /// coplanar: a determinant of floating-point differences of the inputs, evaluated as a
+  /// cofactor expansion, errs by less than (7 + 56 eps) eps times its permanent (Shewchuk,
+  /// "Adaptive precision floating-point arithmetic and fast robust geometric predicates",
+  /// 1997, orient3d's errboundA, round to nearest); with the rounding of the sum of three,
+  /// 32 eps times the summed permanents bounds each coefficient's error with room, under
+  /// any rounding mode (each operation then errs by at most 2 eps). True only when every
+  /// coefficient exceeds its bound with one sign (the interval test would then agree);
+  /// false leaves the pair to the interval tests.
+  bool never_zero() const {
+    constexpr double bound = 32 * std::numeric_limits<double>::epsilon() / 2;  // 32 eps, eps = 2^-53
+    constexpr double smallest = 0x1p-900;  // far above underflow, where the relative bound holds
+    bool positive = true, negative = true;
+    for (int k = 0; k < 4; ++k) {
+      if (!(permanent[k] >= smallest && permanent[k] < 0x1p+900)) return false;  // also NaN, inf
+      positive = positive && coefficient[k] > bound * permanent[k];
+      negative = negative && coefficient[k] < -bound * permanent[k];
+    }
+    return positive || negative;
+  }
+
+  /// Approximate places in [0, 1] where the cubic vanishes or nearly touches zero: its
+  /// roots (bisected in each monotone piece with a sign change) and its extrema that come
+  /// within 1% of its scale of zero. Only used to place the intervals that rigorous tests
+  /// then check, so their accuracy does not matter for soundness.
+  std::vector<double> near_zeros() const {
+    const double c0 = coefficient[0], c1 = coefficient[1], c2 = coefficient[2], c3 = coefficient[3];
+    const auto f = [&](double t) {
+      const double s = 1 - t;
+      return s * (s * (c0 * s + c1 * t) + c2 * t * t) + c3 * t * t * t;
+    };
+    // f'(t) = a1 + 2 a2 t + 3 a3 t^2 from the monomial form a0 + a1 t + a2 t^2 + a3 t^3.
+    const double a1 = -3 * c0 + c1, a2 = 3 * c0 - 2 * c1 + c2, a3 = -c0 + c1 - c2 + c3;
+    std::vector<double> edges{0.0};
+    const double qa = 3 * a3, qb = 2 * a2, qc = a1, disc = qb * qb - 4 * qa * qc;
+    if (qa != 0 && disc >= 0) {
+      const double r = std::sqrt(disc);
+      for (double t : {(-qb - r) / (2 * qa), (-qb + r) / (2 * qa)})
+        if (t > 0 && t < 1) edges.push_back(t);
+    } else if (qa == 0 && qb != 0) {
+      const double t = -qc / qb;
+      if (t > 0 && t < 1) edges.push_back(t);
+    }
+    edges.push_back(1.0);
+    std::sort(edges.begin(), edges.end());
+    const double scale = std::max({std::abs(c0), std::abs(c1), std::abs(c2), std::abs(c3)});
+    std::vector<double> out;
+    for (std::size_t i = 0; i + 1 < edges.size(); ++i) {
+      double lo = edges[i], hi = edges[i + 1];
+      const double flo = f(lo), fhi = f(hi);
+      if (i > 0 && std::abs(flo) <= 0.01 * scale) out.push_back(lo);  // a near-tangent extremum
+      if ((flo < 0) == (fhi < 0) && flo != 0 && fhi != 0) continue;
+      for (int k = 0; k < 12; ++k) {  // to 2^-12 of [0, 1]: inside the 2^-10 window
+        const double mid = 0.5 * (lo + hi), fmid = f(mid);
+        ((fmid < 0) == (flo < 0) && fmid != 0 ? lo : hi) = mid;
+      }
+      out.push_back(0.5 * (lo + hi));
+    }
+    return out;
+  }
+};
 
 /// N moving vertices; the first `na` form primitive A, the rest primitive B.
 template <int N>
@@ -154,6 +247,35 @@ MotionVerdict bisect_in_time(const Motion<N>& m, const MotionTestOptions& opt, D
   return MotionVerdict::separated;
 }
 
+/// Separation proven around the cubic's near zeros: each near zero t_i gets the window
+/// [t_i - w, t_i + w] (w = 2^-10), proven by a separating direction there, and every gap
+/// between windows is proven never coplanar. Both proofs are rigorous (interval
+/// arithmetic), so only where the windows and gaps are placed is approximate; false (any
+/// proof failing) leaves the pair to the bisection, which decides it as before. Most
+/// pairs that pass through each other's plane without touching take this path: a few
+/// interval tests instead of a bisection tree.
+template <int N, class Directions>
+bool separated_around_zeros(const Motion<N>& m, const CoplanarityCubic& cubic, Directions directions) {
+  constexpr double w = 0x1p-10;
+  const std::vector<double> zeros = cubic.near_zeros();
+  if (zeros.empty()) return false;  // no zero found where the interval test saw one: let bisection look
+  std::vector<Vec3> dirs;
+  double start = 0.0;  // the gap [start, window's start) before each window
+  for (std::size_t i = 0; i < zeros.size(); ++i) {
+    const double lo = std::max(start, zeros[i] - w), hi = std::min(1.0, zeros[i] + w);
+    if (lo > start && !never_coplanar_on(m.x0, m.x1, m.coplanar, start, lo)) return false;
+    if (hi > lo) {
+      dirs.clear();
+      directions(m.at(0.5 * (lo + hi)), dirs);
+      bool separated = false;
+      for (const Vec3& n : dirs) separated = separated || m.separates(n, I(lo, hi));
+      if (!separated) return false;
+    }
+    start = std::max(start, hi);
+  }
+  return start >= 1.0 || never_coplanar_on(m.x0, m.x1, m.coplanar, start, 1.0);
+}
+
 void point_triangle_directions(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c, std::vector<Vec3>& out) {
   out.push_back(p - closest_point_on_triangle(p, a, b, c));
   out.push_back((b - a).cross(c - a));
@@ -169,6 +291,8 @@ void edge_edge_directions(const Vec3& p0, const Vec3& p1, const Vec3& q0, const 
 
 MotionVerdict point_triangle_motion_test(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1,
                                  const MotionTestOptions& options, std::array<double, 2>* first_contact) {
+  const CoplanarityCubic cubic(x0, x1, {1, 2, 3, 0});
+  if (cubic.never_zero()) return MotionVerdict::separated;  // in doubles, before the rounding mode is set
   CGAL::Protect_FPU_rounding<true> rounding;
   if (never_coplanar_on(x0, x1, {1, 2, 3, 0}, 0.0, 1.0)) return MotionVerdict::separated;
   const Motion<4> m{x0, x1, 1, {1, 2, 3, 0}};
@@ -179,15 +303,17 @@ MotionVerdict point_triangle_motion_test(const std::array<Vec3, 4>& x0, const st
     return dot(cross(b - a, p - a), n).inf() > 0 && dot(cross(c - b, p - b), n).inf() > 0 &&
            dot(cross(a - c, p - c), n).inf() > 0;
   };
-  return bisect_in_time(m, options,
-               [](const std::array<Vec3, 4>& x, std::vector<Vec3>& out) {
-                 point_triangle_directions(x[0], x[1], x[2], x[3], out);
-               },
-               collides, first_contact);
+  const auto directions = [](const std::array<Vec3, 4>& x, std::vector<Vec3>& out) {
+    point_triangle_directions(x[0], x[1], x[2], x[3], out);
+  };
+  if (separated_around_zeros(m, cubic, directions)) return MotionVerdict::separated;
+  return bisect_in_time(m, options, directions, collides, first_contact);
 }
 
 MotionVerdict edge_edge_motion_test(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1,
                             const MotionTestOptions& options, std::array<double, 2>* first_contact) {
+  const CoplanarityCubic cubic(x0, x1, {0, 1, 2, 3});
+  if (cubic.never_zero()) return MotionVerdict::separated;  // in doubles, before the rounding mode is set
   CGAL::Protect_FPU_rounding<true> rounding;
   if (never_coplanar_on(x0, x1, {0, 1, 2, 3}, 0.0, 1.0)) return MotionVerdict::separated;
   const Motion<4> m{x0, x1, 2, {0, 1, 2, 3}};
@@ -200,11 +326,11 @@ MotionVerdict edge_edge_motion_test(const std::array<Vec3, 4>& x0, const std::ar
     return dot(cross(dp, q0 - p0), n).sup() < 0 && dot(cross(dp, q1 - p0), n).inf() > 0 &&
            dot(cross(dq, p0 - q0), n).inf() > 0 && dot(cross(dq, p1 - q0), n).sup() < 0;
   };
-  return bisect_in_time(m, options,
-               [](const std::array<Vec3, 4>& x, std::vector<Vec3>& out) {
-                 edge_edge_directions(x[0], x[1], x[2], x[3], out);
-               },
-               collides, first_contact);
+  const auto directions = [](const std::array<Vec3, 4>& x, std::vector<Vec3>& out) {
+    edge_edge_directions(x[0], x[1], x[2], x[3], out);
+  };
+  if (separated_around_zeros(m, cubic, directions)) return MotionVerdict::separated;
+  return bisect_in_time(m, options, directions, collides, first_contact);
 }
 
 }  // namespace eipc::certify
