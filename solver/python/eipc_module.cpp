@@ -49,6 +49,15 @@ py::array_t<double> to_numpy(const Positions& x) {
   return a;
 }
 
+/// A numpy (3,) array that owns a copy. Allocated, then filled, like to_numpy: Debian's
+/// pybind11 2.10 builds the array from a pointer wrongly under numpy 2 (all three entries
+/// the first one), which the project's virtual environment has (docs/python.md).
+py::array_t<double> vec3_to_numpy(const Vec3& v) {
+  py::array_t<double> a(std::vector<py::ssize_t>{3});
+  std::copy(v.data(), v.data() + 3, a.mutable_data());
+  return a;
+}
+
 /// A (rows, cols) float array from any array-like, or InputError naming `what`.
 Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> to_matrix(const py::handle& value,
                                                                                 const std::string& what) {
@@ -244,8 +253,8 @@ public:
       py::dict d;
       d["body_a"] = bodies()[f.body_a].name;
       d["body_b"] = f.body_b >= 0 ? bodies()[f.body_b].name : std::string("ground");
-      d["normal"] = py::array_t<double>(3, f.normal.data());
-      d["friction"] = py::array_t<double>(3, f.friction.data());
+      d["normal"] = vec3_to_numpy(f.normal);
+      d["friction"] = vec3_to_numpy(f.friction);
       d["pairs"] = f.pairs;
       out.append(d);
     }
