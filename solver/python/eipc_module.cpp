@@ -384,7 +384,10 @@ public:
     } catch (py::error_already_set& e) {
       if (e.matches(py::module_::import("eipc").attr("SolverFailure")))
         throw SolverFailure(py::str(e.value()).cast<std::string>());
-      if (e.matches(PyExc_KeyboardInterrupt)) throw Interrupted("KeyboardInterrupt");
+      if (e.matches(PyExc_KeyboardInterrupt)) {
+        const std::string what = py::str(e.value()).cast<std::string>();
+        throw Interrupted(what.empty() ? "KeyboardInterrupt" : what);
+      }
       throw;
     }
     iterations_ = r.is_none() ? 1 : r.cast<int>();

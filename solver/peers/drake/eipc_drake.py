@@ -33,6 +33,7 @@ import importlib.metadata
 import json
 import math
 import os
+import signal
 import sys
 import time
 import tomllib
@@ -181,8 +182,9 @@ def vtk_text(rest, tets, title):
     return "\n".join(lines) + "\n"
 
 
-def example_role(name, index_among_fingers):
-    """Which of the example's model links a scene body plays: the teddy, or a bubble."""
+def example_role(index_among_fingers):
+    """Which of the example's model links a scene body plays: a bubble (the bodies held by
+    the fingers) or the teddy (every other body: the example's manipuland)."""
     if index_among_fingers is None:
         return TEDDY_SDF, "teddy"
     # The scene's first finger plays the example's right bubble: the scene's frame is the
@@ -306,7 +308,7 @@ class DrakeEngine:
         self.ids = []
         finger_index = {id(f): i for i, f in enumerate(fingers)}
         for b in bodies:
-            sdf, link = example_role(b["name"], finger_index.get(id(b)))
+            sdf, link = example_role(finger_index.get(id(b)))
             example = example_deformable_properties(sdf, link)
             mat = b["material"]
             config = DeformableBodyConfig()
@@ -473,6 +475,8 @@ class DrakeEngine:
 
     def step(self):
         import eipc
+        if STOP:  # a signal arrived: end the run here, its trajectory kept (incomplete)
+            raise KeyboardInterrupt(f"interrupted by {STOP[0]}")
         target = (self.step_index + 1) * self.dt
         try:
             self.simulator.AdvanceTo(target)
@@ -497,21 +501,15 @@ class DrakeEngine:
         out = {}
         for k in range(results.num_deformable_contacts()):
             info = results.deformable_contact_info(k)
-            a = self.geometry_body.get(info.id_A())
-            b = self.geometry_body.get(info.id_B(), None)
-            if b is None:
-                if info.id_B() != self.ground_geometry:
-                    raise RuntimeError(f"contact with an unknown geometry {info.id_B()}")
-                b = "ground"
-            else:
-                b = self.bodies[b]["name"]
-            a = self.bodies[a]["name"]
+            a, b = self._geometry_name(info.id_A()), self._geometry_name(info.id_B())
             force = np.array(info.F_Ac_W().translational())
             mesh = info.contact_mesh()
             n = np.zeros(3)
             for f in range(mesh.num_faces()):
                 n += mesh.area(f) * np.array(mesh.face_normal(f))
             normal = force @ (n / np.linalg.norm(n)) * (n / np.linalg.norm(n)) if np.linalg.norm(n) > 0 else force
+            if self._order(a) > self._order(b):  # one entry per pair: (earlier body, later body or ground)
+                a, b, force, normal = b, a, -force, -normal
             key = (a, b)
             entry = out.setdefault(key, {"body_a": a, "body_b": b, "normal": np.zeros(3), "friction": np.zeros(3),
                                          "pairs": 0})
@@ -520,11 +518,33 @@ class DrakeEngine:
             entry["pairs"] += mesh.num_faces()
         return [dict(e, normal=list(e["normal"]), friction=list(e["friction"])) for e in out.values()]
 
+    def _geometry_name(self, geometry):
+        """The scene body (or "ground") a Drake geometry belongs to. PeerRun stores a pair
+        given with the ground first, or the later body first, as (a, b) with the sign turned."""
+        if geometry in self.geometry_body:
+            return self.bodies[self.geometry_body[geometry]]["name"]
+        if geometry == self.ground_geometry:
+            return "ground"
+        raise RuntimeError(f"Drake reports contact with geometry {geometry}, which is no scene body")
+
+    def _order(self, name):
+        return len(self.bodies) if name == "ground" else [b["name"] for b in self.bodies].index(name)
+
     def min_distance(self):
         return float("nan")  # Drake does not report the deformable contacts' signed distances to Python
 
 
 # --------------------------------------------------------------------------- main
+
+STOP = []  # the signal that asked the run to stop (acted on before the next step)
+
+
+def on_signal(number, frame):
+    """First SIGINT/SIGTERM: stop before the next step, so the trajectory is finished
+    (incomplete, with the reason, exit 3) wherever Python happened to be; a second one
+    interrupts at once."""
+    STOP.append(signal.Signals(number).name)
+    signal.signal(number, signal.SIG_DFL if number == signal.SIGTERM else signal.default_int_handler)
 
 def print_summary(summary, as_json):
     if as_json:
@@ -570,6 +590,8 @@ def main(argv):
               else f"error: {e}", file=sys.stderr)
         return EXIT_INPUT
     out = opts.out or f"{run.name}_drake.h5"
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
     try:
         summary = run.run(engine, out, max_wall=opts.max_wall, progress=sys.stderr.isatty())
     except eipc.InputError as e:
