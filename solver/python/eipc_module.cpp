@@ -1,10 +1,12 @@
 // The Python module `eipc` (docs/python.md): the library run loop (Simulation)
 // stepped from Python, its state as numpy arrays (copies), targets for
 // prescribed nodes set between steps, trajectories written as the run goes,
-// and the exact certification. All pybind11 code is in this one translation
-// unit: it compiles slowly.
+// and the exact certification; and PeerRun, through which a peer engine written
+// in Python (solver/peers/drake) writes its trajectory with the peers' run loop.
+// All pybind11 code is in this one translation unit: it compiles slowly.
 #include "eipc/certify/certify.hpp"
 #include "eipc/simulation/simulation.hpp"
+#include "peer_run.hpp"
 
 #include <Eigen/LU>
 #include <pybind11/eigen.h>
@@ -14,6 +16,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <memory>
 #include <sstream>
 
@@ -43,6 +46,15 @@ py::dict stats_dict(const StepStats& s) {
 py::array_t<double> to_numpy(const Positions& x) {
   py::array_t<double> a({static_cast<py::ssize_t>(x.rows()), static_cast<py::ssize_t>(3)});
   std::copy(x.data(), x.data() + x.size(), a.mutable_data());
+  return a;
+}
+
+/// A numpy (3,) array that owns a copy. Allocated, then filled, like to_numpy: Debian's
+/// pybind11 2.10 builds the array from a pointer wrongly under numpy 2 (all three entries
+/// the first one), which the project's virtual environment has (docs/python.md).
+py::array_t<double> vec3_to_numpy(const Vec3& v) {
+  py::array_t<double> a(std::vector<py::ssize_t>{3});
+  std::copy(v.data(), v.data() + 3, a.mutable_data());
   return a;
 }
 
@@ -241,8 +253,8 @@ public:
       py::dict d;
       d["body_a"] = bodies()[f.body_a].name;
       d["body_b"] = f.body_b >= 0 ? bodies()[f.body_b].name : std::string("ground");
-      d["normal"] = py::array_t<double>(3, f.normal.data());
-      d["friction"] = py::array_t<double>(3, f.friction.data());
+      d["normal"] = vec3_to_numpy(f.normal);
+      d["friction"] = vec3_to_numpy(f.friction);
       d["pairs"] = f.pairs;
       out.append(d);
     }
@@ -284,6 +296,252 @@ private:
   bool closed_ = false;
   std::string stopped_;  ///< why close() ended the run before its last step
   long interrupted_at_ = -1;  ///< the step after which a KeyboardInterrupt was raised
+};
+
+
+// ---------------------------------------------------------------------------------------
+// Peer engines written in Python (docs/peers.md, "Peers in Python"). Nothing here uses
+// numpy's C API: arrays come in through the buffer protocol (or as nested sequences) and
+// go out as lists, so the module works with any numpy the peer's interpreter has.
+
+py::list to_list(const Positions& x) {
+  py::list out;
+  for (Eigen::Index i = 0; i < x.rows(); ++i) out.append(py::make_tuple(x(i, 0), x(i, 1), x(i, 2)));
+  return out;
+}
+
+template <int N>
+py::list to_list(const Eigen::Matrix<int, Eigen::Dynamic, N, Eigen::RowMajor>& m) {
+  py::list out;
+  for (Eigen::Index i = 0; i < m.rows(); ++i) {
+    py::tuple row(N);
+    for (int j = 0; j < N; ++j) row[j] = m(i, j);
+    out.append(row);
+  }
+  return out;
+}
+
+/// (n, 3) float positions from a numpy array (any version: the buffer protocol) or a
+/// sequence of 3-sequences; std::invalid_argument naming `what` otherwise.
+Positions positions_from(const py::handle& value, const std::string& what) {
+  if (PyObject_CheckBuffer(value.ptr())) {
+    const py::buffer_info info = py::reinterpret_borrow<py::buffer>(value).request();
+    const bool is_double = info.itemsize == sizeof(double) &&
+                           (info.format == "d" || info.format == "<d" || info.format == "=d" || info.format == "@d");
+    if (info.ndim == 2 && info.shape[1] == 3 && is_double) {
+      Positions p(info.shape[0], 3);
+      const char* base = static_cast<const char*>(info.ptr);
+      for (py::ssize_t i = 0; i < info.shape[0]; ++i)
+        for (py::ssize_t j = 0; j < 3; ++j)
+          p(i, j) = *reinterpret_cast<const double*>(base + i * info.strides[0] + j * info.strides[1]);
+      return p;
+    }
+    if (info.ndim != 2 || info.shape[1] != 3)
+      throw std::invalid_argument(what + ": expected an (n, 3) array, got " + std::to_string(info.ndim) +
+                                  " dimensions");
+  }
+  const py::sequence rows = py::reinterpret_borrow<py::sequence>(value);
+  Positions p(static_cast<Eigen::Index>(py::len(rows)), 3);
+  for (Eigen::Index i = 0; i < p.rows(); ++i) {
+    const py::sequence row = rows[static_cast<size_t>(i)];
+    if (py::len(row) != 3) throw std::invalid_argument(what + ": row " + std::to_string(i) + " does not have 3 values");
+    for (int j = 0; j < 3; ++j) p(i, j) = row[static_cast<size_t>(j)].cast<double>();
+  }
+  return p;
+}
+
+Vec3 vec3_from(const py::handle& value, const std::string& what) {
+  const py::sequence v = py::reinterpret_borrow<py::sequence>(value);
+  if (py::len(v) != 3) throw std::invalid_argument(what + ": expected 3 values");
+  return Vec3(v[0].cast<double>(), v[1].cast<double>(), v[2].cast<double>());
+}
+
+nlohmann::json json_from_python(const py::handle& value) {
+  return nlohmann::json::parse(py::str(py::module_::import("json").attr("dumps")(value)).cast<std::string>());
+}
+
+/// A Python object as a PeerEngine (peer_engine.hpp): attributes `name`, `version`; methods
+/// `parameters()`, `mapping()`, `step()` (returns the engine's internal steps or None),
+/// `positions()` (per body, full-resolution vertices in scene order), `contact_forces()`
+/// (dicts body_a, body_b, normal, friction, pairs), optional `min_distance()`, `usage()`.
+/// eipc.SolverFailure raised by step() ends the run incomplete (exit 3) with its message;
+/// KeyboardInterrupt as Interrupted.
+class PythonEngine final : public peers::PeerEngine {
+public:
+  PythonEngine(py::object engine, const Scene& scene) : engine_(std::move(engine)), scene_(scene) {
+    name_ = py::str(engine_.attr("name")).cast<std::string>();
+    version_ = py::str(engine_.attr("version")).cast<std::string>();
+  }
+  std::string name() const override { return name_; }
+  std::string version() const override { return version_; }
+  nlohmann::json parameters() const override { return json_from_python(engine_.attr("parameters")()); }
+  nlohmann::json mapping() const override { return json_from_python(engine_.attr("mapping")()); }
+
+  void step() override {
+    py::object r;
+    try {
+      r = engine_.attr("step")();
+    } catch (py::error_already_set& e) {
+      if (e.matches(py::module_::import("eipc").attr("SolverFailure")))
+        throw SolverFailure(py::str(e.value()).cast<std::string>());
+      if (e.matches(PyExc_KeyboardInterrupt)) {
+        const std::string what = py::str(e.value()).cast<std::string>();
+        throw Interrupted(what.empty() ? "KeyboardInterrupt" : what);
+      }
+      throw;
+    }
+    iterations_ = r.is_none() ? 1 : r.cast<int>();
+  }
+  int last_iterations() const override { return iterations_; }
+
+  std::vector<Positions> fine_positions() const override {
+    const py::sequence all = engine_.attr("positions")();
+    if (py::len(all) != scene_.bodies.size())
+      throw std::invalid_argument(name_ + ": positions() gave " + std::to_string(py::len(all)) + " bodies, the scene has " +
+                                  std::to_string(scene_.bodies.size()));
+    std::vector<Positions> x;
+    for (size_t b = 0; b < scene_.bodies.size(); ++b) {
+      x.push_back(positions_from(all[b], name_ + ": positions() of body '" + scene_.bodies[b].name + "'"));
+      if (x.back().rows() != scene_.bodies[b].fine_rest.rows())
+        throw std::invalid_argument(name_ + ": positions() of body '" + scene_.bodies[b].name + "' has " +
+                                    std::to_string(x.back().rows()) + " vertices, the body " +
+                                    std::to_string(scene_.bodies[b].fine_rest.rows()));
+    }
+    return x;
+  }
+
+  int body_index(const py::handle& which) const {
+    if (py::isinstance<py::str>(which)) {
+      const std::string n = which.cast<std::string>();
+      if (n == "ground") return -1;
+      for (size_t b = 0; b < scene_.bodies.size(); ++b)
+        if (scene_.bodies[b].name == n) return static_cast<int>(b);
+      throw std::invalid_argument(name_ + ": contact_forces(): no body '" + n + "'");
+    }
+    const int i = which.cast<int>();
+    if (i < -1 || i >= static_cast<int>(scene_.bodies.size()))
+      throw std::invalid_argument(name_ + ": contact_forces(): no body " + std::to_string(i));
+    return i;
+  }
+
+  /// Force on body_a from body_b; a pair given as (b, a) or with the ground first is
+  /// stored as (a, b), a < b (the ground, -1, second) with the opposite sign.
+  std::vector<BodyPairForce> contact_forces() const override {
+    std::vector<BodyPairForce> out;
+    for (const py::handle& item : py::reinterpret_borrow<py::sequence>(engine_.attr("contact_forces")())) {
+      const py::dict d = py::reinterpret_borrow<py::dict>(item);
+      BodyPairForce f;
+      f.body_a = body_index(d["body_a"]);
+      f.body_b = body_index(d["body_b"]);
+      f.normal = vec3_from(d["normal"], name_ + ": contact_forces() normal");
+      f.friction = vec3_from(d["friction"], name_ + ": contact_forces() friction");
+      f.pairs = d.contains("pairs") ? d["pairs"].cast<int>() : 0;
+      if (f.body_a == f.body_b) throw std::invalid_argument(name_ + ": contact_forces(): a body paired with itself");
+      if (f.body_a == -1 || (f.body_b != -1 && f.body_a > f.body_b)) {
+        std::swap(f.body_a, f.body_b);
+        f.normal = -f.normal;
+        f.friction = -f.friction;
+      }
+      out.push_back(f);
+    }
+    return out;
+  }
+
+  double min_distance() const override {
+    if (!py::hasattr(engine_, "min_distance")) return std::numeric_limits<double>::quiet_NaN();
+    return engine_.attr("min_distance")().cast<double>();
+  }
+  nlohmann::json usage() const override {
+    if (!py::hasattr(engine_, "usage")) return nlohmann::json::object();
+    return json_from_python(engine_.attr("usage")());
+  }
+
+private:
+  py::object engine_;
+  const Scene& scene_;
+  std::string name_, version_;
+  int iterations_ = 0;
+};
+
+/// A scene loaded and start-checked for a peer engine, its bodies as the trajectory
+/// header has them, and the peers' run loop (peer_run.hpp) around a Python engine.
+class PyPeerRun {
+public:
+  PyPeerRun(const py::object& scene, std::optional<double> dt, std::optional<std::string> embedding,
+            std::optional<double> duration, std::vector<std::string> set, const std::string& base_dir) {
+    const SceneOverrides overrides{dt, duration, embedding, std::move(set)};
+    if (py::isinstance<py::dict>(scene)) {
+      const std::string text = py::str(py::module_::import("json").attr("dumps")(scene));
+      const std::string name = (std::filesystem::absolute(base_dir) / "<dict>").string();
+      scene_ = scene_from_json(nlohmann::json::parse(text), name, overrides);
+      peers::check_peer_start(scene_);
+    } else {
+      scene_ = peers::load_peer_scene(py::str(py::module_::import("os").attr("fspath")(scene)), overrides);
+    }
+  }
+
+  const Scene& scene() const { return scene_; }
+
+  int body(const py::handle& which) const {
+    if (py::isinstance<py::str>(which)) {
+      const std::string n = which.cast<std::string>();
+      for (size_t b = 0; b < scene_.bodies.size(); ++b)
+        if (scene_.bodies[b].name == n) return static_cast<int>(b);
+      bad_input(scene_.path + ": no body '" + n + "'");
+    }
+    const long i = which.cast<long>();
+    if (i < 0 || i >= static_cast<long>(scene_.bodies.size())) bad_input(scene_.path + ": no body " + std::to_string(i));
+    return static_cast<int>(i);
+  }
+
+  py::list bodies() const {
+    py::list out;
+    for (const Body& b : scene_.bodies) {
+      py::dict d;
+      d["name"] = b.name;
+      d["kinematic"] = b.kinematic;
+      d["embedding"] = b.embedding;
+      d["rest"] = to_list(b.fine_rest);
+      d["tets"] = to_list<4>(b.fine_tets);
+      d["surface"] = to_list<3>(b.surface);
+      d["num_nodes"] = b.num_nodes();
+      d["prescribed_nodes"] = b.prescribed_nodes;
+      d["has_motion"] = !b.motion.empty();
+      d["pivot"] = py::make_tuple(b.pivot(0), b.pivot(1), b.pivot(2));
+      py::dict material;
+      material["model"] = eipc::model_name(b.material.model);
+      material["youngs"] = b.material.youngs;
+      material["poisson"] = b.material.poisson;
+      material["density"] = b.material.density;
+      d["material"] = material;
+      d["rayleigh_beta"] = b.rayleigh_beta;
+      out.append(d);
+    }
+    return out;
+  }
+
+  /// The body's scripted motion at time t: {"translation", "rotation_deg"} (rotation about
+  /// the body's pivot, its rest centroid), eipc's own interpolation of the keyframes.
+  py::dict motion_at(const py::handle& which, double t) const {
+    const Body& b = scene_.bodies[body(which)];
+    if (b.motion.empty()) bad_input(scene_.path + ": body '" + b.name + "' has no motion");
+    const Keyframe k = b.motion.at(t);
+    py::dict d;
+    d["translation"] = py::make_tuple(k.translation(0), k.translation(1), k.translation(2));
+    d["rotation_deg"] = py::make_tuple(k.rotation_deg(0), k.rotation_deg(1), k.rotation_deg(2));
+    return d;
+  }
+
+  py::dict run(const py::object& engine, const std::string& out, std::optional<double> max_wall, bool progress) {
+    if (max_wall && !(*max_wall > 0)) bad_input("max_wall: must be positive");
+    PythonEngine adapter(engine, scene_);
+    const peers::PeerRunResult result = with_input_errors(
+        [&] { return peers::run_peer_engine(scene_, adapter, out, max_wall, progress); });
+    return json_to_python(peers::peer_summary_json(result, adapter.name()).dump());
+  }
+
+private:
+  Scene scene_;
 };
 
 py::dict certify_file(const std::string& path, bool continuous, int threads) {
@@ -357,6 +615,45 @@ PYBIND11_MODULE(eipc, m) {
            "Forces (N) on body_a from body_b (or the ground) at the end of the last step, per body pair")
       .def_property_readonly("last_step", &PySimulation::last_step, "Statistics of the last step (None before it)")
       .def("summary", &PySimulation::summary, "The run so far, as eipc run --json");
+
+
+  py::class_<PyPeerRun>(m, "PeerRun",
+                        "A scene for a peer engine written in Python, and the peers' run loop around it (docs/peers.md)")
+      .def(py::init<const py::object&, std::optional<double>, std::optional<std::string>, std::optional<double>,
+                    std::vector<std::string>, const std::string&>(),
+           py::arg("scene"), py::kw_only(), py::arg("dt") = py::none(), py::arg("embedding") = py::none(),
+           py::arg("duration") = py::none(), py::arg("set") = std::vector<std::string>{}, py::arg("base_dir") = ".",
+           "Loads and checks the scene as eipc run and the C++ peers do (InputError on bad input or bodies "
+           "touching at t = 0)")
+      .def_property_readonly("name", [](const PyPeerRun& r) { return r.scene().name; })
+      .def_property_readonly("path", [](const PyPeerRun& r) { return r.scene().path; })
+      .def_property_readonly("dt", [](const PyPeerRun& r) { return r.scene().params.dt; })
+      .def_property_readonly("duration", [](const PyPeerRun& r) { return r.scene().duration; })
+      .def_property_readonly("steps", [](const PyPeerRun& r) { return r.scene().steps; })
+      .def_property_readonly("output_stride", [](const PyPeerRun& r) { return r.scene().output_stride; })
+      .def_property_readonly("gravity",
+                             [](const PyPeerRun& r) {
+                               const Vec3& g = r.scene().params.gravity;
+                               return py::make_tuple(g(0), g(1), g(2));
+                             })
+      .def_property_readonly("ground_height",
+                             [](const PyPeerRun& r) {
+                               const auto& h = r.scene().params.ground_height;
+                               return h ? py::object(py::float_(*h)) : py::object(py::none());
+                             })
+      .def_property_readonly("scene", [](const PyPeerRun& r) { return json_to_python(r.scene().json.dump()); },
+                             "The scene as run (overrides applied), as a dict")
+      .def_property_readonly("bodies", &PyPeerRun::bodies,
+                             "Per body in scene order: name, kinematic, embedding, rest (full-resolution vertices "
+                             "after the transform), tets, surface, num_nodes, prescribed_nodes, has_motion, pivot, "
+                             "material, rayleigh_beta (lists, not numpy arrays)")
+      .def("motion_at", &PyPeerRun::motion_at, py::arg("body"), py::arg("t"),
+           "The body's scripted motion at time t (translation, rotation_deg about its pivot)")
+      .def("run", &PyPeerRun::run, py::arg("engine"), py::arg("out"), py::kw_only(), py::arg("max_wall") = py::none(),
+           py::arg("progress") = false,
+           "Runs the engine to the scene's end and writes the trajectory `out` (eipc run's header, the engine "
+           "attributes); returns the summary as eipc-<engine> --json. eipc.SolverFailure from engine.step() ends "
+           "the run incomplete; the summary says why.");
 
   m.def("certify", &certify_file, py::arg("path"), py::kw_only(), py::arg("continuous") = false,
         py::arg("threads") = 0, "Exact certification of a trajectory, as a dict like eipc certify --json");

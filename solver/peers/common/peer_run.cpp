@@ -24,46 +24,23 @@ struct PeerOptions {
   bool json = false;
 };
 
-/// Positions a peer hands back must be finite and near the scene: anything else means
-/// its integration blew up, which ends the run like a solver failure.
-void check_state(const std::vector<Positions>& x, const std::string& engine) {
-  for (const Positions& p : x) {
-    if (!p.allFinite()) throw SolverFailure(engine + " produced non-finite positions");
-    if (p.rows() > 0 && p.cwiseAbs().maxCoeff() > 1e3)
-      throw SolverFailure(engine + " diverged (a vertex is more than 1 km from the origin)");
-  }
-}
-
-void print_summary(const RunSummary& s, const std::string& engine, const nlohmann::json& usage,
-                   const std::string& output, bool as_json) {
-  const double rtf = s.wall_seconds > 0 ? s.simulated_seconds / s.wall_seconds : 0.0;
-  const double mean = s.steps > 0 ? double(s.newton_total) / s.steps : 0.0;
-  const std::string status = s.failed ? "incomplete" : "complete";
+void print_summary(const PeerRunResult& r, const std::string& engine, bool as_json) {
+  const nlohmann::json j = peer_summary_json(r, engine);
   if (as_json) {
-    nlohmann::json j = {{"status", status},
-                        {"engine", engine},
-                        {"steps", s.steps},
-                        {"simulated_seconds", s.simulated_seconds},
-                        {"wall_seconds", s.wall_seconds},
-                        {"real_time_factor", rtf},
-                        {"newton_iterations_mean", mean},
-                        {"newton_iterations_max", s.newton_max},
-                        {"line_search_steps", 0},
-                        {"output", output}};
-    if (!s.reason.empty()) j["reason"] = s.reason;
-    if (!usage.empty()) j["engine_usage"] = usage;
     fmt::print("{}\n", j.dump(2));
     return;
   }
+  const std::string reason = j.value("reason", "");
   fmt::print("engine            {}\n", engine);
-  fmt::print("status            {}{}\n", status, s.reason.empty() ? "" : " (" + s.reason + ")");
-  fmt::print("steps             {}\n", s.steps);
-  fmt::print("simulated time    {:.4f} s\n", s.simulated_seconds);
-  fmt::print("wall time         {:.3f} s\n", s.wall_seconds);
-  fmt::print("real-time factor  {:.3f} (simulated / wall)\n", rtf);
-  fmt::print("solver iterations {:.2f} per step (max {})\n", mean, s.newton_max);
-  fmt::print("trajectory        {}\n", output);
-  if (!usage.empty()) fmt::print("engine usage      {}\n", usage.dump());
+  fmt::print("status            {}{}\n", j["status"].get<std::string>(), reason.empty() ? "" : " (" + reason + ")");
+  fmt::print("steps             {}\n", r.summary.steps);
+  fmt::print("simulated time    {:.4f} s\n", r.summary.simulated_seconds);
+  fmt::print("wall time         {:.3f} s\n", r.summary.wall_seconds);
+  fmt::print("real-time factor  {:.3f} (simulated / wall)\n", j["real_time_factor"].get<double>());
+  fmt::print("solver iterations {:.2f} per step (max {})\n", j["newton_iterations_mean"].get<double>(),
+             r.summary.newton_max);
+  fmt::print("trajectory        {}\n", r.output);
+  if (!r.usage.empty()) fmt::print("engine usage      {}\n", r.usage.dump());
 }
 
 /// A peer engine as the run loop's Stepper (eipc/simulation/run_loop.hpp). Its state after
@@ -74,7 +51,7 @@ public:
   StepStats step() override {
     const auto start = std::chrono::steady_clock::now();
     engine_.step();
-    check_state(engine_.fine_positions(), engine_.name());  // a blown-up state ends the run here
+    check_peer_state(engine_.fine_positions(), engine_.name());  // a blown-up state ends the run here
     ++step_;
     StepStats s;
     s.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -102,31 +79,59 @@ private:
 };
 
 int run(const PeerOptions& o, const std::string& engine_name, const EngineFactory& make_engine) {
-  Scene scene = load_scene(o.scene, SceneOverrides{o.dt, o.duration, o.embedding, o.set});
+  const Scene scene = load_peer_scene(o.scene, SceneOverrides{o.dt, o.duration, o.embedding, o.set});
+  std::unique_ptr<PeerEngine> engine = make_engine(scene);
+  const std::string out = o.out.value_or(scene.name + "_" + engine_name + ".h5");
+  const PeerRunResult result = run_peer_engine(scene, *engine, out, o.max_wall, isatty(STDERR_FILENO));
+  print_summary(result, engine_name, o.json);
+  if (result.summary.failed) {
+    fmt::print(stderr, "error: {} could not finish: {}\n", engine_name, result.summary.reason);
+    return 3;
+  }
+  return 0;
+}
+
+}  // namespace
+
+void check_peer_state(const std::vector<Positions>& x, const std::string& engine) {
+  for (const Positions& p : x) {
+    if (!p.allFinite()) throw SolverFailure(engine + " produced non-finite positions");
+    if (p.rows() > 0 && p.cwiseAbs().maxCoeff() > 1e3)
+      throw SolverFailure(engine + " diverged (a vertex is more than 1 km from the origin)");
+  }
+}
+
+void check_peer_start(const Scene& scene) {
+  // the same start check as eipc run: bodies must not touch or intersect at t = 0
+  const TimeStepper start(scene.bodies, scene.params);
+  check_initial_state(start, scene.path);
+}
+
+Scene load_peer_scene(const std::string& path, const SceneOverrides& overrides) {
+  Scene scene = load_scene(path, overrides);
+  check_peer_start(scene);
+  return scene;
+}
+
+PeerRunResult run_peer_engine(const Scene& scene, PeerEngine& engine, const std::string& out,
+                              std::optional<double> max_wall, bool progress) {
   const double dt = scene.params.dt;
   const long steps = scene.steps, stride = scene.output_stride;  // checked by the scene loader
-  {  // the same start check as eipc run: bodies must not touch or intersect at t = 0
-    const TimeStepper start(scene.bodies, scene.params);
-    check_initial_state(start, o.scene);
-  }
-  std::unique_ptr<PeerEngine> engine = make_engine(scene);
   TrajectoryHeader header = make_trajectory_header(scene, 1);
-  header.solver_json = engine->parameters().dump();
-  const std::string out = o.out.value_or(scene.name + "_" + engine_name + ".h5");
+  header.solver_json = engine.parameters().dump();
 
   TrajectorySink sink(out, header);
-  const nlohmann::json engine_json = {{"engine", engine->name()},
-                                      {"version", engine->version()},
-                                      {"parameters", engine->parameters()},
-                                      {"mapping", engine->mapping()}};
-  write_engine_attributes(trajectory_partial_path(out), engine->name(), engine->version(), engine_json.dump());
+  const nlohmann::json engine_json = {{"engine", engine.name()},
+                                      {"version", engine.version()},
+                                      {"parameters", engine.parameters()},
+                                      {"mapping", engine.mapping()}};
+  write_engine_attributes(trajectory_partial_path(out), engine.name(), engine.version(), engine_json.dump());
 
-  PeerStepper stepper(*engine, dt);
-  check_state(engine->fine_positions(), engine->name());
+  PeerStepper stepper(engine, dt);
+  check_peer_state(engine.fine_positions(), engine.name());
   RunLoop loop(stepper, steps, stride, StepStats{});
   loop.add_sink(sink);
-  if (o.max_wall) loop.set_wall_limit(*o.max_wall, fmt::format("--max-wall {} s exceeded", *o.max_wall));
-  const bool progress = isatty(STDERR_FILENO);
+  if (max_wall) loop.set_wall_limit(*max_wall, fmt::format("--max-wall {} s exceeded", *max_wall));
   try {
     while (!loop.finished()) {
       loop.step();
@@ -136,16 +141,27 @@ int run(const PeerOptions& o, const std::string& engine_name, const EngineFactor
     // the loop has finished the trajectory as incomplete and recorded the reason
   }
   if (progress) fmt::print(stderr, "\n");
-  const RunSummary& summary = loop.summary();
-  print_summary(summary, engine_name, engine->usage(), out, o.json);
-  if (summary.failed) {
-    fmt::print(stderr, "error: {} could not finish: {}\n", engine_name, summary.reason);
-    return 3;
-  }
-  return 0;
+  return PeerRunResult{loop.summary(), engine.usage(), out};
 }
 
-}  // namespace
+nlohmann::json peer_summary_json(const PeerRunResult& r, const std::string& engine) {
+  const RunSummary& s = r.summary;
+  const double rtf = s.wall_seconds > 0 ? s.simulated_seconds / s.wall_seconds : 0.0;
+  const double mean = s.steps > 0 ? double(s.newton_total) / s.steps : 0.0;
+  nlohmann::json j = {{"status", s.failed ? "incomplete" : "complete"},
+                      {"engine", engine},
+                      {"steps", s.steps},
+                      {"simulated_seconds", s.simulated_seconds},
+                      {"wall_seconds", s.wall_seconds},
+                      {"real_time_factor", rtf},
+                      {"newton_iterations_mean", mean},
+                      {"newton_iterations_max", s.newton_max},
+                      {"line_search_steps", 0},
+                      {"output", r.output}};
+  if (!s.reason.empty()) j["reason"] = s.reason;
+  if (!r.usage.empty()) j["engine_usage"] = r.usage;
+  return j;
+}
 
 int peer_main(int argc, char** argv, const std::string& engine, const std::function<void(CLI::App&)>& add_options,
               const EngineFactory& make_engine) {
