@@ -26,6 +26,9 @@ import sys
 
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from make_frames import icosphere  # noqa: E402
+
 
 def write_ply(path, vertices, faces):
     """Binary little-endian PLY with double coordinates and int32 indices (meshio's layout)."""
@@ -184,34 +187,8 @@ def cloth(triangles, aligned=False):
             for j in range(n):
                 a, b, c, d = i * (n + 1) + j, (i + 1) * (n + 1) + j, (i + 1) * (n + 1) + j + 1, i * (n + 1) + j + 1
                 f += [(a, b, c), (a, c, d)]
-        frames.append(stack([(v, np.array(f)), (ball[0] * r, ball[1])]))
+        frames.append(stack([(v, np.array(f)), (np.array(ball[0]) * r, np.array(ball[1]))]))
     return frames
-
-
-def icosphere(levels):
-    t = (1 + 5 ** 0.5) / 2
-    v = [(-1, t, 0), (1, t, 0), (-1, -t, 0), (1, -t, 0), (0, -1, t), (0, 1, t), (0, -1, -t), (0, 1, -t),
-         (t, 0, -1), (t, 0, 1), (-t, 0, -1), (-t, 0, 1)]
-    f = [(0, 11, 5), (0, 5, 1), (0, 1, 7), (0, 7, 10), (0, 10, 11), (1, 5, 9), (5, 11, 4), (11, 10, 2), (10, 7, 6),
-         (7, 1, 8), (3, 9, 4), (3, 4, 2), (3, 2, 6), (3, 6, 8), (3, 8, 9), (4, 9, 5), (2, 4, 11), (6, 2, 10),
-         (8, 6, 7), (9, 8, 1)]
-    v = [np.array(p) / np.linalg.norm(p) for p in v]
-    for _ in range(levels):
-        mid, nf = {}, []
-
-        def middle(a, b):
-            key = (min(a, b), max(a, b))
-            if key not in mid:
-                p = v[a] + v[b]
-                v.append(p / np.linalg.norm(p))
-                mid[key] = len(v) - 1
-            return mid[key]
-
-        for a, b, c in f:
-            ab, bc, ca = middle(a, b), middle(b, c), middle(c, a)
-            nf += [(a, ab, ca), (b, bc, ab), (c, ca, bc), (ab, bc, ca)]
-        f = nf
-    return np.array(v), np.array(f)
 
 
 KINDS = {"rods": rods, "rollers": rollers, "cloth": cloth}
