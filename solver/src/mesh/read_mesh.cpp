@@ -10,6 +10,12 @@
 
 namespace eipc {
 
+std::string mesh_file_extension(const std::string& path) { return mesh_detail::extension_of(path); }
+
+bool is_tet_mesh_extension(const std::string& ext) {
+  return ext == ".msh" || ext == ".node" || ext == ".ele" || ext == ".vtk";
+}
+
 TetMesh read_tet_mesh(const std::string& path) {
   const std::string ext = mesh_detail::extension_of(path);
   if (ext == ".msh") return read_msh(path);
@@ -29,7 +35,7 @@ SurfaceMesh read_surface_mesh(const std::string& path) {
   const std::string ext = mesh_detail::extension_of(path);
   if (ext == ".obj") return read_obj(path);
   if (is_surface_mesh_extension(ext)) return read_surface_file(path, false).surfaces.front().mesh;
-  if (ext == ".msh" || ext == ".node" || ext == ".ele" || ext == ".vtk") return extract_surface(read_tet_mesh(path));
+  if (is_tet_mesh_extension(ext)) return extract_surface(read_tet_mesh(path));
   throw InputError(path + ": unknown mesh file extension '" + ext +
                    "' (surfaces: .obj .stl .ply .vtp, or a tetrahedral mesh file)");
 }

@@ -12,7 +12,6 @@
 #include <fmt/core.h>
 
 #include <algorithm>
-#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -245,13 +244,6 @@ Body read_embedding(const Field& f, const std::filesystem::path& dir, const Body
   return body;
 }
 
-/// The lower-case extension of a mesh path, which picks its reader.
-std::string mesh_extension(const std::string& path) {
-  std::string ext = std::filesystem::path(path).extension().string();
-  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return ext;
-}
-
 /// A soft body's surface file meshed into tets (cached beside it); what was done goes to `notes`.
 TetMesh tetrahedralized(const Field& f, const std::string& mesh_path, std::vector<std::string>& notes) {
   std::optional<double> size;
@@ -280,9 +272,9 @@ Body read_body(const Field& f, const std::filesystem::path& dir, const SceneOver
   const std::string name = f.at("name").string();
   const bool kinematic = f.boolean_or("kinematic", false);
   const std::string mesh_path = existing_file(f.at("mesh"), dir);
-  const std::string ext = mesh_extension(mesh_path);
+  const std::string ext = mesh_file_extension(mesh_path);
   const bool surface_file = is_surface_mesh_extension(ext);
-  if (!surface_file && ext != ".msh" && ext != ".node" && ext != ".ele" && ext != ".vtk")
+  if (!surface_file && !is_tet_mesh_extension(ext))
     f.child("mesh").fail("unknown mesh file extension '" + ext + "': give a tetrahedral mesh (.msh, .node/.ele, .vtk) "
                          "or a closed surface (.obj, .stl, .ply, .vtp), which is tetrahedralized (docs/mesh.md)");
   if (f.has("tet_size") && (!surface_file || kinematic))

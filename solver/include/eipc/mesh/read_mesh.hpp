@@ -17,7 +17,13 @@ TetMesh read_tet_mesh(const std::string& path);
 /// kept, in increasing original index).
 SurfaceMesh read_surface_mesh(const std::string& path);
 
-/// The extensions (lower case, with the dot) read_surface_mesh reads as surfaces only.
+/// A path's extension, lower case, with the dot ("" if none): what picks the reader.
+std::string mesh_file_extension(const std::string& path);
+
+/// The extensions (as mesh_file_extension gives them) read_tet_mesh reads.
+bool is_tet_mesh_extension(const std::string& extension);
+
+/// The extensions read_surface_mesh reads as surfaces only.
 bool is_surface_mesh_extension(const std::string& extension);
 
 }  // namespace eipc
