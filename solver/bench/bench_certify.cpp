@@ -6,17 +6,25 @@
 // exact decision alone on the published CCD queries. BM_certify_dataset_frame:
 // the static check of a 153,600-triangle frame of 120 spheres, 12 pairs of them
 // intersecting (the frames solver/bench/make_frames.py writes, split into components).
+// BM_certify_motion_dense: the motion check by phase on contact-dense frame pairs named
+// in EIPC_DENSE_FRAMES (make_dense_frames.py, or published simulation frames).
 
 #include "../tests/unit/certify/test_meshes.hpp"
 #include "eipc/certify/exact_tests.hpp"
 #include "eipc/certify/frame_check.hpp"
 #include "eipc/certify/motion_check.hpp"
 #include "eipc/certify/exact_ccd.hpp"
+#include "eipc/certify/dataset_input.hpp"
 #include "eipc/util/parallel.hpp"
 #include "../tests/unit/ccd/published_queries.hpp"
 #include "large_frames.hpp"
 
 #include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <sstream>
 
 using namespace eipc;
 using namespace eipc::certify;
@@ -112,10 +120,10 @@ std::vector<BodyState> states(const std::vector<test::Surface>& s) {
   return b;
 }
 
-/// The whole motion check on 81,920 triangles; the phases' times as counters.
-void BM_certify_motion_large(benchmark::State& state) {
-  const ThreadLimit limit(static_cast<int>(state.range(0)));
-  const auto from = states(large().from), to = states(large().to);
+/// The whole motion check from `from` to `to` at `threads`; the phases' times as counters.
+void motion_by_phase(benchmark::State& state, const std::vector<BodyState>& from, const std::vector<BodyState>& to,
+                     int threads) {
+  const ThreadLimit limit(threads);
   MotionCheck r;
   double broad = 0, narrow = 0, exact = 0;
   for (auto _ : state) {
@@ -133,7 +141,41 @@ void BM_certify_motion_large(benchmark::State& state) {
   state.counters["exact_pairs"] = static_cast<double>(r.exact_pairs);
   state.counters["collisions"] = static_cast<double>(r.collisions);
 }
+
+/// The large generated pair (81,920 triangles, few contacts).
+void BM_certify_motion_large(benchmark::State& state) {
+  motion_by_phase(state, states(large().from), states(large().to), static_cast<int>(state.range(0)));
+}
 BENCHMARK(BM_certify_motion_large)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+/// Contact-dense frame pairs, as real data has them: one benchmark per directory of two
+/// frames named in EIPC_DENSE_FRAMES (colon-separated; solver/bench/make_dense_frames.py
+/// writes them, or published frames), BM_certify_motion_dense/<dir>/<threads>; none
+/// without it (docs/certify.md, "Contact-dense benchmarks and ipc-toolkit").
+const bool dense_registered = [] {
+  const char* list = std::getenv("EIPC_DENSE_FRAMES");
+  if (!list) return false;
+  std::stringstream dirs(list);
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    if (dir.empty()) continue;
+    const auto input = std::make_shared<const DatasetInput>(read_dataset(dir));
+    if (input->trajectory.frames.size() != 2) throw InputError(dir + ": expected two frames");
+    const std::string name = std::filesystem::path(dir).filename().string();
+    for (int threads : {1, 2})
+      benchmark::RegisterBenchmark(("BM_certify_motion_dense/" + name + "/" + std::to_string(threads)).c_str(),
+                                   [input, threads](benchmark::State& state) {
+                                     std::array<std::vector<BodyState>, 2> frames;
+                                     for (int k = 0; k < 2; ++k)
+                                       for (std::size_t b = 0; b < input->trajectory.header.bodies.size(); ++b)
+                                         frames[k].push_back({&input->trajectory.frames[k].positions[b],
+                                                              &input->trajectory.header.bodies[b].surface, true});
+                                     motion_by_phase(state, frames[0], frames[1], threads);
+                                   })
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime();
+  }
+  return true;
+}();
 
 /// Narrow phase alone: the exact decision of the 2,444 published queries (hard, near-degenerate cases).
 void BM_exact_ccd_published_queries(benchmark::State& state) {
