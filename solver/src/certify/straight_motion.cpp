@@ -134,6 +134,20 @@ struct CoplanarityCubic {
     return positive || negative;
   }
 
+  /// Do two coefficients certainly have opposite signs (each beyond the bound)? Then the
+  /// cubic changes sign in [0, 1]... or its Bernstein form does, and the interval test of
+  /// never_coplanar_on(0, 1), which needs all four of one sign, cannot succeed either.
+  bool certainly_mixed() const {
+    constexpr double bound = 32 * std::numeric_limits<double>::epsilon() / 2;
+    bool positive = false, negative = false;
+    for (int k = 0; k < 4; ++k) {
+      if (!(permanent[k] < 0x1p+900)) return false;  // NaN, inf: let the interval test speak
+      positive = positive || coefficient[k] > bound * permanent[k];
+      negative = negative || coefficient[k] < -bound * permanent[k];
+    }
+    return positive && negative;
+  }
+
   /// Approximate places in [0, 1] where the cubic vanishes or nearly touches zero: its
   /// roots (bisected in each monotone piece with a sign change) and its extrema that come
   /// within 1% of its scale of zero. Only used to place the intervals that rigorous tests
@@ -189,13 +203,19 @@ struct Motion {
     return x;
   }
 
-  /// Is n a separating direction for all t in T (rigorously)?
-  bool separates(const Vec3& n, const I& t) const {
+  /// Enclosures of the vertices for all t in T (computed once, tried with every direction).
+  std::array<IV3, N> enclosures(const I& t) const {
+    std::array<IV3, N> x;
+    for (int i = 0; i < N; ++i) x[i] = position(x0[i], x1[i], t);
+    return x;
+  }
+
+  /// Is n a separating direction for the vertices' enclosures `x` over T (rigorously)?
+  bool separates(const Vec3& n, const std::array<IV3, N>& x) const {
     if (!n.allFinite() || n.isZero(0.0)) return false;
     double a_lo = std::numeric_limits<double>::infinity(), a_hi = -a_lo, b_lo = a_lo, b_hi = -a_lo;
     for (int i = 0; i < N; ++i) {
-      const IV3 x = position(x0[i], x1[i], t);
-      const I s = I(n.x()) * x.x + I(n.y()) * x.y + I(n.z()) * x.z;
+      const I s = I(n.x()) * x[i].x + I(n.y()) * x[i].y + I(n.z()) * x[i].z;
       if (i < na) { a_lo = std::min(a_lo, s.inf()); a_hi = std::max(a_hi, s.sup()); }
       else { b_lo = std::min(b_lo, s.inf()); b_hi = std::max(b_hi, s.sup()); }
     }
@@ -217,8 +237,9 @@ MotionVerdict bisect_in_time(const Motion<N>& m, const MotionTestOptions& opt, D
   auto separated_on = [&](double t0, double t1) {
     dirs.clear();
     directions(m.at(0.5 * (t0 + t1)), dirs);
+    const auto box = m.enclosures(I(t0, t1));
     for (const Vec3& n : dirs)
-      if (m.separates(n, I(t0, t1))) return true;
+      if (m.separates(n, box)) return true;
     return never_coplanar_on(m.x0, m.x1, m.coplanar, t0, t1);
   };
   int nodes = 0;
@@ -267,8 +288,9 @@ bool separated_around_zeros(const Motion<N>& m, const CoplanarityCubic& cubic, D
     if (hi > lo) {
       dirs.clear();
       directions(m.at(0.5 * (lo + hi)), dirs);
+      const auto box = m.enclosures(I(lo, hi));
       bool separated = false;
-      for (const Vec3& n : dirs) separated = separated || m.separates(n, I(lo, hi));
+      for (const Vec3& n : dirs) separated = separated || m.separates(n, box);
       if (!separated) return false;
     }
     start = std::max(start, hi);
@@ -294,7 +316,7 @@ MotionVerdict point_triangle_motion_test(const std::array<Vec3, 4>& x0, const st
   const CoplanarityCubic cubic(x0, x1, {1, 2, 3, 0});
   if (cubic.never_zero()) return MotionVerdict::separated;  // in doubles, before the rounding mode is set
   CGAL::Protect_FPU_rounding<true> rounding;
-  if (never_coplanar_on(x0, x1, {1, 2, 3, 0}, 0.0, 1.0)) return MotionVerdict::separated;
+  if (!cubic.certainly_mixed() && never_coplanar_on(x0, x1, {1, 2, 3, 0}, 0.0, 1.0)) return MotionVerdict::separated;
   const Motion<4> m{x0, x1, 1, {1, 2, 3, 0}};
   auto collides = [&](double t0, double t1) {
     if (!strict_sign_change(volume_at(x0, x1, t0, {1, 2, 3, 0}), volume_at(x0, x1, t1, {1, 2, 3, 0}))) return false;
@@ -315,7 +337,7 @@ MotionVerdict edge_edge_motion_test(const std::array<Vec3, 4>& x0, const std::ar
   const CoplanarityCubic cubic(x0, x1, {0, 1, 2, 3});
   if (cubic.never_zero()) return MotionVerdict::separated;  // in doubles, before the rounding mode is set
   CGAL::Protect_FPU_rounding<true> rounding;
-  if (never_coplanar_on(x0, x1, {0, 1, 2, 3}, 0.0, 1.0)) return MotionVerdict::separated;
+  if (!cubic.certainly_mixed() && never_coplanar_on(x0, x1, {0, 1, 2, 3}, 0.0, 1.0)) return MotionVerdict::separated;
   const Motion<4> m{x0, x1, 2, {0, 1, 2, 3}};
   // A strict sign change of the coplanarity while the edges cross strictly
   // inside each other throughout T (contact_conditions.hpp) proves a contact in T.
