@@ -84,8 +84,6 @@ bool never_coplanar_on(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>&
                         difference(x0, x1, v[0], v[3], t0, t1));
 }
 
-
-
 /// The coplanarity cubic det(x_b - x_a, x_c - x_a, x_d - x_a)(t) of v = {a, b, c, d} in
 /// plain doubles: `coefficient[k]` is C(3, k) times its k-th Bernstein coefficient on
 /// [0, 1] (a sum of C(3, k) determinants of the end vectors), `permanent[k]` the same
@@ -113,39 +111,32 @@ struct CoplanarityCubic {
         }
   }
 
-  /// never_coplanar_on(x0, x1, v, 0, 1), decided in doubles for the many pairs far from
-  /// coplanar: a determinant of floating-point differences of the inputs, evaluated as a
-  /// cofactor expansion, errs by less than (7 + 56 eps) eps times its permanent (Shewchuk,
-  /// "Adaptive precision floating-point arithmetic and fast robust geometric predicates",
-  /// 1997, orient3d's errboundA, round to nearest); with the rounding of the sum of three,
-  /// 32 eps times the summed permanents bounds each coefficient's error with room, under
-  /// any rounding mode (each operation then errs by at most 2 eps). True only when every
-  /// coefficient exceeds its bound with one sign (the interval test would then agree);
-  /// false leaves the pair to the interval tests.
-  bool never_zero() const {
+  /// What the four coefficients' signs are, decided in doubles: a determinant of
+  /// floating-point differences of the inputs, evaluated as a cofactor expansion, errs by
+  /// less than (7 + 56 eps) eps times its permanent (Shewchuk, "Adaptive precision
+  /// floating-point arithmetic and fast robust geometric predicates", 1997, orient3d's
+  /// errboundA, round to nearest); with the rounding of the sum of three, 32 eps times the
+  /// summed permanents bounds each coefficient's error with room, under any rounding mode
+  /// (each operation then errs by at most 2 eps). A coefficient is counted positive or
+  /// negative only beyond that bound.
+  enum class Signs {
+    one,    ///< all four beyond the bound with one sign: never_coplanar_on(0, 1) holds
+    mixed,  ///< two beyond the bound with opposite signs: the interval test cannot hold either
+    unsure  ///< neither (or magnitudes where the relative bound does not apply): ask the intervals
+  };
+  Signs signs() const {
     constexpr double bound = 32 * std::numeric_limits<double>::epsilon() / 2;  // 32 eps, eps = 2^-53
     constexpr double smallest = 0x1p-900;  // far above underflow, where the relative bound holds
-    bool positive = true, negative = true;
+    int positive = 0, negative = 0;
+    bool in_range = true;
     for (int k = 0; k < 4; ++k) {
-      if (!(permanent[k] >= smallest && permanent[k] < 0x1p+900)) return false;  // also NaN, inf
-      positive = positive && coefficient[k] > bound * permanent[k];
-      negative = negative && coefficient[k] < -bound * permanent[k];
+      if (!(permanent[k] < 0x1p+900)) return Signs::unsure;  // also NaN, inf
+      in_range = in_range && permanent[k] >= smallest;
+      positive += coefficient[k] > bound * permanent[k];
+      negative += coefficient[k] < -bound * permanent[k];
     }
-    return positive || negative;
-  }
-
-  /// Do two coefficients certainly have opposite signs (each beyond the bound)? Then the
-  /// cubic changes sign in [0, 1]... or its Bernstein form does, and the interval test of
-  /// never_coplanar_on(0, 1), which needs all four of one sign, cannot succeed either.
-  bool certainly_mixed() const {
-    constexpr double bound = 32 * std::numeric_limits<double>::epsilon() / 2;
-    bool positive = false, negative = false;
-    for (int k = 0; k < 4; ++k) {
-      if (!(permanent[k] < 0x1p+900)) return false;  // NaN, inf: let the interval test speak
-      positive = positive || coefficient[k] > bound * permanent[k];
-      negative = negative || coefficient[k] < -bound * permanent[k];
-    }
-    return positive && negative;
+    if (positive > 0 && negative > 0) return Signs::mixed;
+    return in_range && (positive == 4 || negative == 4) ? Signs::one : Signs::unsure;
   }
 
   /// Approximate places in [0, 1] where the cubic vanishes or nearly touches zero: its
@@ -228,6 +219,18 @@ struct Motion {
 /// `collides(t0, t1)` proves a contact in [t0, t1]. A collision is proven only after every
 /// earlier interval was proven separated, so the first contact lies in the interval
 /// reported in `first_contact` (narrowed by further halving while that stays proven).
+/// Is one of `directions` (taken at the middle of [t0, t1]) a separating direction for
+/// all t in [t0, t1]? `dirs` is scratch space.
+template <int N, class Directions>
+bool separated_by_direction(const Motion<N>& m, Directions directions, double t0, double t1, std::vector<Vec3>& dirs) {
+  dirs.clear();
+  directions(m.at(0.5 * (t0 + t1)), dirs);
+  const auto box = m.enclosures(I(t0, t1));
+  for (const Vec3& n : dirs)
+    if (m.separates(n, box)) return true;
+  return false;
+}
+
 template <int N, class Directions, class Collides>
 MotionVerdict bisect_in_time(const Motion<N>& m, const MotionTestOptions& opt, Directions directions, Collides collides,
                              std::array<double, 2>* first_contact) {
@@ -235,12 +238,7 @@ MotionVerdict bisect_in_time(const Motion<N>& m, const MotionTestOptions& opt, D
   std::vector<Node> stack{{0.0, 1.0, 0}};
   std::vector<Vec3> dirs;
   auto separated_on = [&](double t0, double t1) {
-    dirs.clear();
-    directions(m.at(0.5 * (t0 + t1)), dirs);
-    const auto box = m.enclosures(I(t0, t1));
-    for (const Vec3& n : dirs)
-      if (m.separates(n, box)) return true;
-    return never_coplanar_on(m.x0, m.x1, m.coplanar, t0, t1);
+    return separated_by_direction(m, directions, t0, t1, dirs) || never_coplanar_on(m.x0, m.x1, m.coplanar, t0, t1);
   };
   int nodes = 0;
   while (!stack.empty()) {
@@ -285,14 +283,7 @@ bool separated_around_zeros(const Motion<N>& m, const CoplanarityCubic& cubic, D
   for (std::size_t i = 0; i < zeros.size(); ++i) {
     const double lo = std::max(start, zeros[i] - w), hi = std::min(1.0, zeros[i] + w);
     if (lo > start && !never_coplanar_on(m.x0, m.x1, m.coplanar, start, lo)) return false;
-    if (hi > lo) {
-      dirs.clear();
-      directions(m.at(0.5 * (lo + hi)), dirs);
-      const auto box = m.enclosures(I(lo, hi));
-      bool separated = false;
-      for (const Vec3& n : dirs) separated = separated || m.separates(n, box);
-      if (!separated) return false;
-    }
+    if (hi > lo && !separated_by_direction(m, directions, lo, hi, dirs)) return false;
     start = std::max(start, hi);
   }
   return start >= 1.0 || never_coplanar_on(m.x0, m.x1, m.coplanar, start, 1.0);
@@ -313,13 +304,15 @@ void edge_edge_directions(const Vec3& p0, const Vec3& p1, const Vec3& q0, const 
 
 MotionVerdict point_triangle_motion_test(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1,
                                  const MotionTestOptions& options, std::array<double, 2>* first_contact) {
-  const CoplanarityCubic cubic(x0, x1, {1, 2, 3, 0});
-  if (cubic.never_zero()) return MotionVerdict::separated;  // in doubles, before the rounding mode is set
+  const Motion<4> m{x0, x1, 1, {1, 2, 3, 0}};  // coplanarity: (b - a) x (c - a) . (p - a)
+  const CoplanarityCubic cubic(x0, x1, m.coplanar);
+  const CoplanarityCubic::Signs signs = cubic.signs();  // in doubles, before the rounding mode is set
+  if (signs == CoplanarityCubic::Signs::one) return MotionVerdict::separated;
   CGAL::Protect_FPU_rounding<true> rounding;
-  if (!cubic.certainly_mixed() && never_coplanar_on(x0, x1, {1, 2, 3, 0}, 0.0, 1.0)) return MotionVerdict::separated;
-  const Motion<4> m{x0, x1, 1, {1, 2, 3, 0}};
+  if (signs == CoplanarityCubic::Signs::unsure && never_coplanar_on(x0, x1, m.coplanar, 0.0, 1.0))
+    return MotionVerdict::separated;
   auto collides = [&](double t0, double t1) {
-    if (!strict_sign_change(volume_at(x0, x1, t0, {1, 2, 3, 0}), volume_at(x0, x1, t1, {1, 2, 3, 0}))) return false;
+    if (!strict_sign_change(volume_at(x0, x1, t0, m.coplanar), volume_at(x0, x1, t1, m.coplanar))) return false;
     const auto [p, a, b, c] = positions(x0, x1, I(t0, t1));
     const IV3 n = cross(b - a, c - a);
     return dot(cross(b - a, p - a), n).inf() > 0 && dot(cross(c - b, p - b), n).inf() > 0 &&
@@ -334,15 +327,17 @@ MotionVerdict point_triangle_motion_test(const std::array<Vec3, 4>& x0, const st
 
 MotionVerdict edge_edge_motion_test(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1,
                             const MotionTestOptions& options, std::array<double, 2>* first_contact) {
-  const CoplanarityCubic cubic(x0, x1, {0, 1, 2, 3});
-  if (cubic.never_zero()) return MotionVerdict::separated;  // in doubles, before the rounding mode is set
+  const Motion<4> m{x0, x1, 2, {0, 1, 2, 3}};  // coplanarity: det(p1 - p0, q0 - p0, q1 - p0)
+  const CoplanarityCubic cubic(x0, x1, m.coplanar);
+  const CoplanarityCubic::Signs signs = cubic.signs();  // in doubles, before the rounding mode is set
+  if (signs == CoplanarityCubic::Signs::one) return MotionVerdict::separated;
   CGAL::Protect_FPU_rounding<true> rounding;
-  if (!cubic.certainly_mixed() && never_coplanar_on(x0, x1, {0, 1, 2, 3}, 0.0, 1.0)) return MotionVerdict::separated;
-  const Motion<4> m{x0, x1, 2, {0, 1, 2, 3}};
+  if (signs == CoplanarityCubic::Signs::unsure && never_coplanar_on(x0, x1, m.coplanar, 0.0, 1.0))
+    return MotionVerdict::separated;
   // A strict sign change of the coplanarity while the edges cross strictly
   // inside each other throughout T (contact_conditions.hpp) proves a contact in T.
   auto collides = [&](double t0, double t1) {
-    if (!strict_sign_change(volume_at(x0, x1, t0, {0, 1, 2, 3}), volume_at(x0, x1, t1, {0, 1, 2, 3}))) return false;
+    if (!strict_sign_change(volume_at(x0, x1, t0, m.coplanar), volume_at(x0, x1, t1, m.coplanar))) return false;
     const auto [p0, p1, q0, q1] = positions(x0, x1, I(t0, t1));
     const IV3 dp = p1 - p0, dq = q1 - q0, n = cross(dp, dq);
     return dot(cross(dp, q0 - p0), n).sup() < 0 && dot(cross(dp, q1 - p0), n).inf() > 0 &&
