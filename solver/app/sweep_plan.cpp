@@ -2,6 +2,7 @@
 
 #include "eipc/common.hpp"
 #include "eipc/scene/scene.hpp"
+#include "eipc/util/file_bytes.hpp"
 #include "eipc/util/fnv1a.hpp"
 
 #include <fmt/core.h>
@@ -13,12 +14,6 @@
 
 namespace eipc::cli {
 namespace {
-
-std::string read_file_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open scene file");
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 /// File-name-safe form of a scenario or embedding name.
 std::string file_safe(const std::string& s) {
@@ -42,7 +37,7 @@ std::string peer_program(const std::string& engine, const std::string& eipc_exec
 std::string exact_number(double x) { return fmt::format("{}", x); }
 
 std::string scenario_name(const std::string& scene, const std::vector<std::string>& set) {
-  nlohmann::json doc = nlohmann::json::parse(read_file_bytes(scene), nullptr, false);
+  nlohmann::json doc = nlohmann::json::parse(read_file_bytes(scene, "scene file"), nullptr, false);
   if (doc.is_discarded() || !doc.is_object()) throw InputError(scene + ": not a JSON object");
   for (const std::string& s : set) apply_override(doc, s);
   if (doc.contains("name") && doc["name"].is_string()) return doc["name"].get<std::string>();
@@ -64,7 +59,7 @@ std::vector<SweepRun> plan_sweep(const SweepOptions& o, const std::string& eipc_
   for (double dt : o.dts)
     if (!(dt > 0)) throw InputError("--dt: time steps must be positive (got " + exact_number(dt) + ")");
   const std::string scenario = scenario_name(o.scene, o.set);
-  const std::string hash = fnv1a_hex(read_file_bytes(o.scene));
+  const std::string hash = fnv1a_hex(read_file_bytes(o.scene, "scene file"));
   if (o.reference_dt && !o.reference) throw InputError("--reference-dt: needs --reference DIR");
   if (o.reference_dt && !(*o.reference_dt > 0))
     throw InputError("--reference-dt: must be positive (got " + exact_number(*o.reference_dt) + ")");

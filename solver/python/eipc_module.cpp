@@ -96,23 +96,24 @@ std::string shape_text(Eigen::Index rows, Eigen::Index cols) {
   return "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")";
 }
 
+/// A scene given from Python: a path (str or os.PathLike) or a dict of the scene's JSON,
+/// whose relative mesh paths start at base_dir and whose messages name it as <dict> there.
+Scene load_python_scene(const py::object& scene, const SceneOverrides& overrides, const std::string& base_dir) {
+  if (!py::isinstance<py::dict>(scene))
+    return load_scene(py::str(py::module_::import("os").attr("fspath")(scene)), overrides);
+  const std::string text = py::str(py::module_::import("json").attr("dumps")(scene));
+  const std::string name = (std::filesystem::absolute(base_dir) / "<dict>").string();
+  return scene_from_json(nlohmann::json::parse(text), name, overrides);
+}
+
 class PySimulation {
 public:
   PySimulation(const py::object& scene, std::optional<double> dt, std::optional<std::string> embedding,
                std::optional<double> duration, int threads, std::vector<std::string> set,
                const std::string& base_dir, std::optional<double> max_wall) {
     if (threads < 0) bad_input("threads: must be 0 (all cores) or positive, got " + std::to_string(threads));
-    const SceneOverrides overrides{dt, duration, embedding, std::move(set)};
-    Scene loaded;
-    if (py::isinstance<py::dict>(scene)) {
-      const std::string text = py::str(py::module_::import("json").attr("dumps")(scene));
-      // Relative mesh paths start at base_dir; messages name the dict as <dict> there.
-      const std::string name = (std::filesystem::absolute(base_dir) / "<dict>").string();
-      loaded = scene_from_json(nlohmann::json::parse(text), name, overrides);
-    } else {
-      loaded = load_scene(py::str(py::module_::import("os").attr("fspath")(scene)), overrides);
-    }
-    sim_ = std::make_unique<Simulation>(std::move(loaded), threads);
+    sim_ = std::make_unique<Simulation>(
+        load_python_scene(scene, SceneOverrides{dt, duration, embedding, std::move(set)}, base_dir), threads);
     const py::object warn = py::module_::import("warnings").attr("warn");
     for (const std::string& w : sim_->warnings()) warn(w, py::module_::import("builtins").attr("UserWarning"), 2);
     if (max_wall) {
@@ -469,15 +470,8 @@ class PyPeerRun {
 public:
   PyPeerRun(const py::object& scene, std::optional<double> dt, std::optional<std::string> embedding,
             std::optional<double> duration, std::vector<std::string> set, const std::string& base_dir) {
-    const SceneOverrides overrides{dt, duration, embedding, std::move(set)};
-    if (py::isinstance<py::dict>(scene)) {
-      const std::string text = py::str(py::module_::import("json").attr("dumps")(scene));
-      const std::string name = (std::filesystem::absolute(base_dir) / "<dict>").string();
-      scene_ = scene_from_json(nlohmann::json::parse(text), name, overrides);
-      peers::check_peer_start(scene_);
-    } else {
-      scene_ = peers::load_peer_scene(py::str(py::module_::import("os").attr("fspath")(scene)), overrides);
-    }
+    scene_ = load_python_scene(scene, SceneOverrides{dt, duration, embedding, std::move(set)}, base_dir);
+    peers::check_peer_start(scene_);
   }
 
   const Scene& scene() const { return scene_; }

@@ -129,16 +129,11 @@ bool TimeStepper::start_step(Positions& q, const std::vector<Vec3>& targets, con
   return moved;
 }
 
-double TimeStepper::current_min_distance() const {
+TimeStepper::Gaps TimeStepper::current_gaps() const {
   const Positions x = sys_.collision().positions(q_);
   const Candidates c = find_candidates(sys_.collision().mesh(), x, x, params_.contact.dhat);
-  return minimum_distance(sys_.collision().mesh(), x, c, params_.ground_height);
-}
-
-BodyGap TimeStepper::closest_bodies() const {
-  const Positions x = sys_.collision().positions(q_);
-  const Candidates c = find_candidates(sys_.collision().mesh(), x, x, params_.contact.dhat);
-  return eipc::closest_bodies(sys_.collision().mesh(), x, c, params_.ground_height);
+  return {minimum_distance(sys_.collision().mesh(), x, c, params_.ground_height),
+          closest_bodies(sys_.collision().mesh(), x, c, params_.ground_height)};
 }
 
 bool TimeStepper::solve_round(StepContext& s, Positions& q, const std::vector<bool>& fixed, double t1,

@@ -45,8 +45,7 @@ namespace {
 
 /// A barrier that acts from the first step pushes the bodies apart at once: a jump in
 /// the first frames that no h resolves, so E(h) is dominated by them (docs/error-metric.md).
-std::optional<std::string> start_within_dhat(const TimeStepper& stepper, const Scene& scene) {
-  const BodyGap gap = stepper.closest_bodies();
+std::optional<std::string> start_within_dhat(const TimeStepper& stepper, const BodyGap& gap, const Scene& scene) {
   const double dhat = scene.params.contact.dhat;
   if (!(gap.distance < dhat)) return std::nullopt;
   const auto& bodies = stepper.system().bodies();
@@ -127,8 +126,10 @@ Simulation::Simulation(Scene scene, int threads)
       eipc_stepper_(std::make_unique<EipcStepper>(*stepper_)) {
   check_initial_state(*stepper_, scene_.path);
   StepStats frame0;
-  frame0.min_distance = stepper_->current_min_distance();
-  if (const std::optional<std::string> w = start_within_dhat(*stepper_, scene_)) warnings_.push_back(*w);
+  const TimeStepper::Gaps gaps = stepper_->current_gaps();
+  frame0.min_distance = gaps.min_distance;
+  if (const std::optional<std::string> w = start_within_dhat(*stepper_, gaps.closest_bodies, scene_))
+    warnings_.push_back(*w);
   loop_ = std::make_unique<RunLoop>(*eipc_stepper_, scene_.steps, scene_.output_stride, frame0);
 }
 

@@ -3,12 +3,11 @@
 #include "eipc/mesh/read_msh.hpp"
 #include "eipc/mesh/write_mesh.hpp"
 #include "eipc/tetrahedralize/tetrahedralize.hpp"
+#include "eipc/util/file_bytes.hpp"
 #include "eipc/util/fnv1a.hpp"
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 
 namespace eipc {
 
@@ -17,12 +16,6 @@ namespace {
 /// Changes whenever tetrahedralize() would make other tets from the same input, so
 /// older caches are not reused.
 constexpr const char* kMesherSettings = "cgal-mesh3 features60 angle25 distance0.1 ratio3 exude v1";
-
-std::string file_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open");
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 }  // namespace
 
@@ -33,7 +26,7 @@ TetrahedralizedFile tetrahedralize_file(const std::string& surface_path, std::op
   out.size = size ? *size : default_tet_size(surface);
   char settings[64];
   std::snprintf(settings, sizeof settings, "|size %.17g|", out.size);
-  const std::string key = fnv1a_hex(file_bytes(surface_path) + settings + kMesherSettings);
+  const std::string key = fnv1a_hex(read_file_bytes(surface_path) + settings + kMesherSettings);
   const fs::path source(surface_path);
   out.cache_path = (source.parent_path() / (source.stem().string() + ".tets-" + key + ".msh")).string();
   std::error_code ec;

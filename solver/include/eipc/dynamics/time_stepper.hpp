@@ -65,11 +65,15 @@ public:
   /// Contact forces between body pairs at the end of the last step.
   const std::vector<BodyPairForce>& contact_forces() const { return forces_; }
   const PhaseTimes& phase_times() const { return times_; }
-  /// Smallest contact distance at the current state (infinity if nothing is within dhat).
-  double current_min_distance() const;
-  /// The two bodies closest to each other (or a body and the ground) at the current state,
-  /// among pairs within dhat (distance infinity if none).
-  BodyGap closest_bodies() const;
+  /// At the current state, from one broad phase over pairs within dhat: the smallest
+  /// contact distance (infinity if nothing is within dhat), and the two bodies closest to
+  /// each other or a body and the ground (collisions/minimum_distance.hpp, closest_bodies).
+  struct Gaps {
+    double min_distance;
+    BodyGap closest_bodies;
+  };
+  Gaps current_gaps() const;
+  double current_min_distance() const { return current_gaps().min_distance; }
 
 private:
   /// Targets of every prescribed node at t (sys_.prescribed() order).
