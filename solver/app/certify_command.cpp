@@ -44,6 +44,13 @@ int run_certify(CertifyCommand& c) {
 
 }  // namespace
 
+CLI::Option* add_bodies_option(CLI::App& cmd, certify::BodyRule& rule, const std::string& help) {
+  return cmd.add_option("--bodies", rule, help)
+      ->transform(CLI::CheckedTransformer(std::map<std::string, certify::BodyRule>{
+          {"objects", certify::BodyRule::objects}, {"components", certify::BodyRule::components}}))
+      ->option_text("objects|components");
+}
+
 void add_certify_command(CLI::App& app) {
   auto c = std::make_shared<CertifyCommand>();
   CLI::App* cmd = app.add_subcommand("certify", "Exact (CGAL) intersection check of every stored frame; "
@@ -51,13 +58,9 @@ void add_certify_command(CLI::App& app) {
   cmd->add_option("input", c->input,
                   "trajectory (.h5), frame file (.obj .ply .stl .vtk .vtu .vtp), ParaView series (.pvd), "
                   "directory of frames (see docs/certify.md, Inputs), or with --dataset a dataset");
-  cmd->add_option("--bodies", c->options.bodies,
-                  "datasets: 'objects' (OBJ objects/groups, a folder per body, .pvd parts; default) or "
-                  "'components' (each split into its connected components)")
-      ->transform(CLI::CheckedTransformer(
-          std::map<std::string, certify::BodyRule>{{"objects", certify::BodyRule::objects},
-                                                   {"components", certify::BodyRule::components}}))
-      ->option_text("objects|components");
+  add_bodies_option(*cmd, c->options.bodies,
+                    "datasets: 'objects' (OBJ objects/groups, a folder per body, .pvd parts; default) or "
+                    "'components' (each split into its connected components)");
   cmd->add_flag("--json", c->options.json, "machine-readable report");
   cmd->add_flag("--continuous", c->options.continuous, "also check the straight-line motion between consecutive frames");
   cmd->add_option("--pairs-out", c->options.pairs_out, "with --continuous: write every colliding primitive pair to this CSV")

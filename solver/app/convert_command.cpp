@@ -103,11 +103,7 @@ void add_convert_command(CLI::App& app) {
   cmd->add_option("input", o->input, "frame file (.obj .ply .stl .vtk .vtu .vtp), .pvd series or directory of frames")
       ->required();
   cmd->add_option("--out", o->out, "trajectory to write (.h5)")->required();
-  cmd->add_option("--bodies", o->bodies, "as for eipc certify: 'objects' (default) or 'components'")
-      ->transform(CLI::CheckedTransformer(
-          std::map<std::string, certify::BodyRule>{{"objects", certify::BodyRule::objects},
-                                                   {"components", certify::BodyRule::components}}))
-      ->option_text("objects|components");
+  add_bodies_option(*cmd, o->bodies, "as for eipc certify: 'objects' (default) or 'components'");
   cmd->add_option("--certificate", o->certificate,
                   "`eipc certify INPUT --json` report (same --bodies): written as OUT.certify.json with its file "
                   "indices turned into the trajectory's rows");
