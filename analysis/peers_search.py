@@ -5,7 +5,7 @@
         [--out results] [--max-wall 900] [--max-load 0.5] [--wait 300] [--top 4] [--repeats 3]
         [--max-redo 5] [--configs I,J,...] [--screen-wait S]
 
-SCENE: cube_squeeze, bubble_grasp_teddy or finray_plate_rack; ENGINE: mujoco or bullet.
+SCENE: cube_squeeze, bubble_grasp_teddy or finray_plate_rack; ENGINE: mujoco, bullet or drake.
 
 Stage 1 (screening) runs every configuration of GRIDS[(SCENE, ENGINE)] (or only those numbered
 in --configs, grid order from 0) once from the scene's base settings
@@ -75,6 +75,18 @@ GRIDS = {
         [{"max-substep": h} for h in (0.005, 0.002)],
         [{"weld-solref": [tc, 1]} for tc in (0.004, 0.02)],
         [{"margin": m} for m in (0.0, 0.0001)],
+    ],
+    # Drake (the paper's baseline, docs/peers.md "Drake"): its step, SAP's contact approximation,
+    # and on FinRay the rigid fingers' hydroelastic modulus (the paper's "compliant model").
+    ("bubble_grasp_teddy", "drake"): [
+        [{"dt": h} for h in (0.025, 0.01)],
+        [{"contact-approximation": a} for a in ("lagged", "similar")],
+        [{"pd-gains": g} for g in ([1e4, 1], [1e6, 1])],
+    ],
+    ("finray_plate_rack", "drake"): [
+        [{"dt": h} for h in (0.02, 0.01)],
+        [{"contact-approximation": a} for a in ("lagged", "similar")],
+        [{"hydroelastic-modulus": m} for m in (3e7, 3e6, 1e6, 3e5)],
     ],
     # Implicit with 3 Newton iterations: with Bullet's 1, driven nodes throw their neighbours
     # at h = 10 ms (docs/peers.md); face-rigid contact is off with implicit (the driver's default).
@@ -261,7 +273,7 @@ def write_csv(path, keys, rows):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("scene", choices=sorted({s for s, _ in GRIDS}))
-    ap.add_argument("engine", choices=["mujoco", "bullet"])
+    ap.add_argument("engine", choices=["mujoco", "bullet", "drake"])
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--work", default="/tmp/eipc-search")
     ap.add_argument("--out", default=os.path.join(ROOT, "results"))
@@ -273,6 +285,8 @@ def main():
     ap.add_argument("--max-redo", type=int, default=5, help="stage 2: redos of a run started loaded")
     ap.add_argument("--screen-wait", type=float, help="stage 1's wait for --max-load (s; default: --wait)")
     ap.add_argument("--configs", help="stage 1 only on these grid configurations (numbers, grid order from 0)")
+    ap.add_argument("--screen-only", action="store_true",
+                    help="stop after stage 1 (its tables written; stage 2 shown as pending): outcomes on a busy machine")
     args = ap.parse_args()
     if (args.scene, args.engine) not in GRIDS:
         print(f"error: no search grid for {args.scene} in {args.engine} (GRIDS in {__file__})", file=sys.stderr)
@@ -304,6 +318,8 @@ def main():
     for r in chosen:
         r["stage2_runs"], r["stage2"] = [], "pending"
     report(args, grid, rows, chosen, [], None, pending=True)  # a stopped stage 2 loses nothing of stage 1
+    if args.screen_only:
+        return
     runs = retime(args, cfg, cmd_of, chosen) if chosen else []
     ranked = []
     for r in chosen:

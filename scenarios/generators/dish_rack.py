@@ -233,6 +233,28 @@ def read_obj(path):
     return np.array(V), F
 
 
+def write_convex_pieces(out, objects):
+    """Beside OUTPUT.obj, OUTPUT.convex.json: the rack as convex pieces, each the vertex
+    indices (0-based, the OBJ's order) of two consecutive rings of one wire (an octagonal
+    frustum; a cap's centre lies in its ring's plane, so the union of the pieces is the
+    rack exactly). For engines whose rigid-rigid contact takes a mesh's convex hull (Drake's
+    point contact): they build the rack from these pieces (docs/peers.md, "Drake")."""
+    pieces = []
+    for name, base, V, F in objects:
+        rings = (len(V) - (0 if name == "frame" else 2)) // SIDES
+        closed = name == "frame"
+        for k in range(rings if closed else rings - 1):
+            a, b = base + k * SIDES, base + ((k + 1) % rings) * SIDES
+            pieces.append({"wire": name, "vertices": list(range(a, a + SIDES)) + list(range(b, b + SIDES))})
+    path = os.path.splitext(out)[0] + ".convex.json"
+    doc = {"format": "eipc-convex-pieces", "version": 1, "mesh": os.path.basename(out),
+           "made_by": "scenarios/generators/dish_rack.py", "pieces": pieces}
+    with open(path + ".tmp", "w") as f:
+        json.dump(doc, f, separators=(",", ":"))
+        f.write("\n")
+    os.replace(path + ".tmp", path)
+
+
 def main():
     out = sys.argv[1]
     lines = pieces()
@@ -255,6 +277,7 @@ def main():
     with open(tmp, "w") as f:
         f.write("\n".join(text) + "\n")
     os.replace(tmp, out)
+    write_convex_pieces(out, objects)
     V, F = np.array(verts), np.concatenate(all_F)
     meshtools.check_closed(F, out)
     gap, pair = min_gap(lines)
