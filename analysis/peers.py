@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""results/peers.md: eipc and its peer engines (Bullet, MuJoCo) on the same scenes.
+"""results/peers.md: eipc and its peer engines (Bullet, MuJoCo, Drake) on the same scenes.
 
     /usr/bin/python3 analysis/peers.py [--build build] [--work /tmp/eipc-peers] [--out results]
                                        [--engines eipc,mujoco,bullet] [--jobs 2] [--tabulate-only]
@@ -16,7 +16,8 @@ reference, certifies every trajectory (`eipc certify`), and writes:
   OUT/peers/outcome_vs_wall.png  lift, hold force / m g and slip against wall time, every engine
   OUT/peers/frame_<scene>_<engine>.png  an intersecting frame of a peer beside eipc's
 
-MuJoCo is also run once with --contact stiff at h = 0.01 (engine "mujoco-stiff").
+MuJoCo is also run once with --contact stiff at h = 0.01 (engine "mujoco-stiff"), and Drake
+on FinRay with FEM fingers (engine "drake-fem-fingers"; VARIANTS).
 
 Runs that exist in WORK are reused (the sweep resumes). Bullet on the FinRay scene is
 not run: its explicit stability limit needs ~4600 Bullet steps per 0.01 s (docs/peers.md).
@@ -44,7 +45,8 @@ SCENES = {
 }
 DTS = [0.02, 0.01, 0.005]
 # Bullet's cost does not depend on h (its step is its stability limit) and it is slow: one h.
-ENGINE_DTS = {"bullet": [0.01]}
+# Drake also at its example's own step, 0.025 s.
+ENGINE_DTS = {"bullet": [0.01], "drake": [0.025, 0.02, 0.01, 0.005]}
 SKIP = {("finray_plate_rack", "bullet"): "explicit stability limit 2.2e-6 s: 4630 Bullet steps per 0.01 s"}
 # Bullet's own step is bounded by its explicit stability limit (6e-5 s on the teddy) whatever h
 # is, so a finer h is not a finer discretisation of its elasticity: no reference is run for it.
@@ -76,8 +78,9 @@ def reference(args, name, cfg, engine):
     path = os.path.join(ref_dir, ("" if engine == "eipc" else engine + "_") + cfg["embedding"] + ".h5")
     if not os.path.exists(path):
         cmd = [binary(args.build, engine)] + (["run"] if engine == "eipc" else [])
+        # Frames every 0.005 s, so every h of the sweep (0.025 too) lands on reference frames.
         cmd += [os.path.join(ROOT, cfg["scene"]), "--dt", str(cfg["ref_dt"]), "--embedding", cfg["embedding"],
-                "--json", "--out", path]
+                "--set", "output.every=0.005", "--json", "--out", path]
         if engine != "eipc" and os.path.exists(settings_file(engine, name)):  # as the sweep runs it
             cmd += ["--config", settings_file(engine, name)]
         if run(cmd, stdout=subprocess.DEVNULL) != 0 and os.path.exists(path):
@@ -143,20 +146,32 @@ def certificate(path):
     return clear, failed, ("none" if depth is None else f"{depth:.3g}")
 
 
-def stiff_mujoco(args, name, cfg, forces):
-    """One run of eipc-mujoco --contact stiff at h = 0.01, certified like the sweep's runs."""
-    base = os.path.join(args.work, name, f"{name}_mujoco-stiff_{cfg['embedding']}_dt0.01")
+# Single runs at h = 0.01 beside the sweep: (label, engine, scenes, extra options, what they show).
+VARIANTS = [
+    ("mujoco-stiff", "mujoco", ("bubble_grasp_teddy", "finray_plate_rack"), ["--contact", "stiff"]),
+    # Drake with deformable (FEM) fingers, where the paper's Drake had rigid ones.
+    ("drake-fem-fingers", "drake", ("finray_plate_rack",), ["--finger-model", "fem"]),
+]
+
+
+def variant(args, name, cfg, forces, label, engine, extra):
+    """One run of ENGINE with EXTRA options at h = 0.01 (its settings file first, as the sweep
+    runs it), certified like the sweep's runs."""
+    base = os.path.join(args.work, name, f"{name}_{label}_{cfg['embedding']}_dt0.01")
     if not os.path.exists(base + ".certify.json"):
+        cmd = [binary(args.build, engine), os.path.join(ROOT, cfg["scene"])]
+        if os.path.exists(settings_file(engine, name)):
+            cmd += ["--config", settings_file(engine, name)]
         with open(base + ".json", "w") as out:
-            run([binary(args.build, "mujoco"), os.path.join(ROOT, cfg["scene"]), "--contact", "stiff", "--dt", "0.01",
-                 "--embedding", cfg["embedding"], "--json", "--out", base + ".h5"], stdout=out)
+            run(cmd + extra + ["--dt", "0.01", "--embedding", cfg["embedding"], "--json", "--out", base + ".h5"],
+                stdout=out)
         with open(base + ".certify.json", "w") as out:
             run([binary(args.build, "eipc"), "certify", base + ".h5", "--json"], stdout=out)
     s = json.load(open(base + ".json"))
     clear, failed, depth = certificate(base + ".certify.json")
     g = grasp(base + ".h5", cfg)
-    forces[(name, "mujoco-stiff")] = g
-    return dict(scene=name, engine="mujoco-stiff", dt="0.01", status=s["status"], reached=f"{g['t'][-1]:.2f}",
+    forces[(name, label)] = g
+    return dict(scene=name, engine=label, dt="0.01", status=s["status"], reached=f"{g['t'][-1]:.2f}",
                 wall=f"{s['wall_seconds']:.2f}", rtf=f"{s['real_time_factor']:.3g}", substeps="1", certified=clear,
                 intersecting=failed, depth=depth, lift=f"{g['lift']:.3f}", hold=number(g["hold_over_mg"], ".2f"),
                 slip=f"{g['slip'] * 1000:.1f}" if not math.isnan(g["slip"]) else "", error="", order="", note="")
@@ -287,9 +302,9 @@ def main():
                     slip=f"{g['slip'] * 1000:.1f}" if g and not math.isnan(g["slip"]) else "",
                     error=f"{float(r['error']):.3g}" if r["error"] else "", order=order(mine), note=""))
 
-    if "mujoco" in engines:  # MuJoCo's stiff contact setting, outside the sweep: h = 0.01 only
-        for name, cfg in SCENES.items():
-            table.append(stiff_mujoco(args, name, cfg, forces))
+    for label, engine, scenes, extra in VARIANTS:  # outside the sweep: h = 0.01 only
+        if engine in engines:
+            table += [variant(args, name, SCENES[name], forces, label, engine, extra) for name in scenes]
 
     out_dir = os.path.join(args.out, "peers")
     os.makedirs(out_dir, exist_ok=True)

@@ -744,6 +744,28 @@ class DrakeEngine:
                 "rotation_gain_scale": unit, "fixed_vertices": constraint,
                 "targets": "the scene's keyframes at the step's end; velocity " + self.target_velocity}
 
+    def _prescribed_vertices(self, k):
+        """The full-resolution vertices a FEM finger's prescription selects. eipc's
+        prescribed_nodes index the body's embedding nodes; on an embedding other than full
+        the scene's selection ("all" or a box, docs/scene-format.md) is applied to the
+        full-resolution rest vertices, as eipc applies it to the nodes."""
+        np = self.np
+        b = self.bodies[k]
+        if b["embedding"] == "full":
+            return b["prescribed_nodes"]
+        rest = np.array(b["rest"])
+        spec = self.run.scene["bodies"][k]["prescribed"][0]["vertices"]
+        if spec == "all":
+            return list(range(len(rest)))
+        if isinstance(spec, dict) and "box" in spec:
+            lo, hi = (np.array(c, float) for c in spec["box"])
+            chosen = np.flatnonzero(np.all((rest >= lo) & (rest <= hi), axis=1))
+            if not len(chosen):
+                raise Unsupported(f"body '{b['name']}': its prescribed box holds no full-resolution vertex")
+            return list(chosen)
+        raise Unsupported(f"body '{b['name']}': prescribed vertex indices of its '{b['embedding']}' embedding "
+                          "(a FEM finger needs full-resolution vertices: a box, \"all\", or --embedding full)")
+
     def _fix_vertices(self, k, carrier):
         """Fixed constraints on exactly the body's prescribed vertices: one box around them
         (as the example's box over the bubble's flat face) when it holds no other vertex,
@@ -754,7 +776,7 @@ class DrakeEngine:
         f = self.bodies[k]
         rest = np.array(f["rest"])
         chosen = np.zeros(len(rest), bool)
-        chosen[f["prescribed_nodes"]] = True
+        chosen[self._prescribed_vertices(k)] = True
         lo, hi = rest[chosen].min(0), rest[chosen].max(0)
         pad = 1e-9
         inside = np.all((rest >= lo - pad) & (rest <= hi + pad), axis=1)
