@@ -2,9 +2,9 @@
 // is valid only under Protect_FPU_rounding, set once per public call.
 #include "eipc/certify/straight_motion.hpp"
 
+#include "axis_plane_contact.hpp"
 #include "eipc/certify/closest_points.hpp"
-
-#include <CGAL/Interval_nt.h>
+#include "interval_vectors.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -14,24 +14,7 @@
 namespace eipc::certify {
 namespace {
 
-using I = CGAL::Interval_nt_advanced;
-
-struct IV3 {
-  I x, y, z;
-};
-// Inlined: these few interval operations are most of the filter's time, and GCC at -O2
-// otherwise keeps each a call.
-[[gnu::always_inline]] inline IV3 operator-(const IV3& a, const IV3& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
-[[gnu::always_inline]] inline I dot(const IV3& a, const IV3& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-[[gnu::always_inline]] inline IV3 cross(const IV3& a, const IV3& b) {
-  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
-}
-
-/// Enclosure of x0 + t (x1 - x0) for t in T.
-[[gnu::always_inline]] inline IV3 position(const Vec3& x0, const Vec3& x1, const I& t) {
-  auto c = [&](int k) { return I(x0[k]) + t * (I(x1[k]) - I(x0[k])); };
-  return {c(0), c(1), c(2)};
-}
+using namespace intervals;
 
 /// Enclosures of the four moving vertices for t in T.
 std::array<IV3, 4> positions(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1, const I& t) {
@@ -214,11 +197,6 @@ struct Motion {
   }
 };
 
-/// Bisection driver, in time order (earlier halves first). `directions(x, out)` lists
-/// candidate directions for the configuration x at the middle of an interval;
-/// `collides(t0, t1)` proves a contact in [t0, t1]. A collision is proven only after every
-/// earlier interval was proven separated, so the first contact lies in the interval
-/// reported in `first_contact` (narrowed by further halving while that stays proven).
 /// Is one of `directions` (taken at the middle of [t0, t1]) a separating direction for
 /// all t in [t0, t1]? `dirs` is scratch space.
 template <int N, class Directions>
@@ -231,39 +209,65 @@ bool separated_by_direction(const Motion<N>& m, Directions directions, double t0
   return false;
 }
 
-template <int N, class Directions, class Collides>
-MotionVerdict bisect_in_time(const Motion<N>& m, const MotionTestOptions& opt, Directions directions, Collides collides,
-                             std::array<double, 2>* first_contact) {
+/// What a search of [t0, t1] found: `separated` (all of it), `collision` (no contact in
+/// [t0, lo), a contact proven in [lo, hi]) or `inconclusive` (no contact in [t0, lo), then
+/// an interval neither proof decided within the budget).
+struct Search {
+  MotionVerdict verdict;
+  double lo, hi;
+};
+
+/// Bisection of [t0, t1] in time order (earlier halves first), down to `max_depth` levels
+/// and `max_nodes` intervals. `separated_on(a, b)` and `collides(a, b)` are the proofs on
+/// [a, b]. The intervals are examined in order and each is separated or split, so every
+/// interval before the current one is separated: the first proven contact is the first
+/// contact's bracket.
+template <class Separated, class Collides>
+Search search_in_time(double t0, double t1, int max_depth, int max_nodes, Separated separated_on, Collides collides) {
   struct Node { double t0, t1; int depth; };
-  std::vector<Node> stack{{0.0, 1.0, 0}};
-  std::vector<Vec3> dirs;
-  auto separated_on = [&](double t0, double t1) {
-    return separated_by_direction(m, directions, t0, t1, dirs) || never_coplanar_on(m.x0, m.x1, m.coplanar, t0, t1);
-  };
+  std::vector<Node> stack{{t0, t1, 0}};
   int nodes = 0;
   while (!stack.empty()) {
     const Node node = stack.back();
     stack.pop_back();
-    if (++nodes > opt.max_nodes) return MotionVerdict::inconclusive;
     const double mid = 0.5 * (node.t0 + node.t1);
+    if (++nodes > max_nodes) return {MotionVerdict::inconclusive, node.t0, t1};
     if (separated_on(node.t0, node.t1)) continue;
-    if (collides(node.t0, node.t1)) {
-      double t0 = node.t0, t1 = node.t1;
-      for (int k = 0; k < 60; ++k) {
-        const double h = 0.5 * (t0 + t1);
-        if (!(t0 < h && h < t1)) break;
-        if (separated_on(t0, h)) t0 = h;
-        else if (collides(t0, h)) t1 = h;
-        else break;
-      }
-      if (first_contact) *first_contact = {t0, t1};
-      return MotionVerdict::collision;
-    }
-    if (node.depth >= opt.max_depth || !(node.t0 < mid && mid < node.t1)) return MotionVerdict::inconclusive;
+    if (collides(node.t0, node.t1)) return {MotionVerdict::collision, node.t0, node.t1};
+    if (node.depth >= max_depth || !(node.t0 < mid && mid < node.t1)) return {MotionVerdict::inconclusive, node.t0, t1};
     stack.push_back({mid, node.t1, node.depth + 1});
     stack.push_back({node.t0, mid, node.depth + 1});
   }
-  return MotionVerdict::separated;
+  return {MotionVerdict::separated, t1, t1};
+}
+
+/// The motion test's bisection: [0, 1] searched within the options' budget; a collision's
+/// bracket [lo, hi] is then narrowed by searching its left half with a small budget of its
+/// own (separated: lo moves to the middle; a contact: the bracket becomes the one found;
+/// undecided: lo moves to where that search got stuck, and narrowing ends). The small
+/// search, not one test of the whole half, lets the bracket narrow where the primitives
+/// come so close before the contact that the half needs splitting to be separated (as
+/// where they are coplanar throughout: no coplanarity test can help there).
+template <int N, class Directions, class Collides>
+MotionVerdict bisect_in_time(const Motion<N>& m, const MotionTestOptions& opt, Directions directions, Collides collides,
+                             std::array<double, 2>* first_contact) {
+  std::vector<Vec3> dirs;
+  auto separated_on = [&](double t0, double t1) {
+    return separated_by_direction(m, directions, t0, t1, dirs) || never_coplanar_on(m.x0, m.x1, m.coplanar, t0, t1);
+  };
+  const Search found = search_in_time(0.0, 1.0, opt.max_depth, opt.max_nodes, separated_on, collides);
+  if (found.verdict != MotionVerdict::collision) return found.verdict;
+  double lo = found.lo, hi = found.hi;
+  for (int k = 0; k < 60; ++k) {
+    const double h = 0.5 * (lo + hi);
+    if (!(lo < h && h < hi)) break;
+    const Search left = search_in_time(lo, h, 4, 16, separated_on, collides);
+    lo = left.lo;
+    if (left.verdict == MotionVerdict::collision) hi = left.hi;
+    if (left.verdict == MotionVerdict::inconclusive) break;
+  }
+  if (first_contact) *first_contact = {lo, hi};
+  return MotionVerdict::collision;
 }
 
 /// Separation proven around the cubic's near zeros: each near zero t_i gets the window
@@ -289,6 +293,13 @@ bool separated_around_zeros(const Motion<N>& m, const CoplanarityCubic& cubic, D
   return start >= 1.0 || never_coplanar_on(m.x0, m.x1, m.coplanar, start, 1.0);
 }
 
+bool meets_any_in_plane(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1, const PlanarPointSegments& planar,
+                        double t0, double t1) {
+  for (int i = 0; i < planar.size; ++i)
+    if (meets_in_plane(x0, x1, planar.items[i], t0, t1)) return true;
+  return false;
+}
+
 void point_triangle_directions(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c, std::vector<Vec3>& out) {
   out.push_back(p - closest_point_on_triangle(p, a, b, c));
   out.push_back((b - a).cross(c - a));
@@ -311,7 +322,9 @@ MotionVerdict point_triangle_motion_test(const std::array<Vec3, 4>& x0, const st
   CGAL::Protect_FPU_rounding<true> rounding;
   if (signs == CoplanarityCubic::Signs::unsure && never_coplanar_on(x0, x1, m.coplanar, 0.0, 1.0))
     return MotionVerdict::separated;
+  const PlanarPointSegments planar = planar_point_segments(x0, x1, true);
   auto collides = [&](double t0, double t1) {
+    if (meets_any_in_plane(x0, x1, planar, t0, t1)) return true;  // p on an edge
     if (!strict_sign_change(volume_at(x0, x1, t0, m.coplanar), volume_at(x0, x1, t1, m.coplanar))) return false;
     const auto [p, a, b, c] = positions(x0, x1, I(t0, t1));
     const IV3 n = cross(b - a, c - a);
@@ -336,7 +349,10 @@ MotionVerdict edge_edge_motion_test(const std::array<Vec3, 4>& x0, const std::ar
     return MotionVerdict::separated;
   // A strict sign change of the coplanarity while the edges cross strictly
   // inside each other throughout T (contact_conditions.hpp) proves a contact in T.
+  // Or an end point proven on the other edge in a coordinate plane (axis_plane_contact.hpp).
+  const PlanarPointSegments planar = planar_point_segments(x0, x1, false);
   auto collides = [&](double t0, double t1) {
+    if (meets_any_in_plane(x0, x1, planar, t0, t1)) return true;
     if (!strict_sign_change(volume_at(x0, x1, t0, m.coplanar), volume_at(x0, x1, t1, m.coplanar))) return false;
     const auto [p0, p1, q0, q1] = positions(x0, x1, I(t0, t1));
     const IV3 dp = p1 - p0, dq = q1 - q0, n = cross(dp, dq);
