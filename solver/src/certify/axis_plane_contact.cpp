@@ -39,6 +39,12 @@ PlanarPointSegments planar_point_segments(const std::array<Vec3, 4>& x0, const s
   return out;
 }
 
+int shared_plane_axis(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1) {
+  for (int axis = 0; axis < 3; ++axis)
+    if (share_plane(x0, x1, 0, 1, 2, axis) && share_plane(x0, x1, 0, 1, 3, axis)) return axis;
+  return -1;
+}
+
 bool meets_in_plane(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1, const PlanarPointSegment& s,
                     double t0, double t1) {
   auto at = [&](const I& t) {

@@ -30,6 +30,10 @@ struct PlanarPointSegments {
 PlanarPointSegments planar_point_segments(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1,
                                           bool point_triangle);
 
+/// The coordinate that all four vertices keep exactly equal at t = 0 and t = 1 (they move
+/// in that plane throughout), or -1.
+int shared_plane_axis(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1);
+
 /// Is the point proven on the open segment at some t in [t0, t1]? The 2-D orientation
 /// changes sign strictly between t0 and t1 while p's projection onto the line ab stays
 /// strictly between a and b throughout (outward-rounded intervals; needs

@@ -1,5 +1,7 @@
 #include "contact_conditions.hpp"
 
+#include "axis_plane_contact.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -51,6 +53,13 @@ std::array<MovingVector, 4> motion(const std::array<Vec3, 4>& x0, const std::arr
   return x;
 }
 
+/// 2-D orientation of (p, a, b) in the coordinates other than `axis`.
+RationalPolynomial orientation(const MovingVector& p, const MovingVector& a, const MovingVector& b, int axis) {
+  const int i = (axis + 1) % 3, j = (axis + 2) % 3;
+  const MovingVector u = a - p, w = b - p;
+  return u.c[i] * w.c[j] - u.c[j] * w.c[i];
+}
+
 /// p equals u, or p lies on the segment (u, w]: together, p on the closed segment [u, w].
 void point_on_segment(const MovingVector& p, const MovingVector& u, const MovingVector& w,
                       std::vector<SignConditions>& out) {
@@ -95,6 +104,17 @@ std::vector<SignConditions> edge_edge_contact(const std::array<Vec3, 4>& x0, con
   point_on_segment(p1, q0, q1, out);
   point_on_segment(q0, p0, p1, out);
   point_on_segment(q1, p0, p1, out);
+  const int axis = shared_plane_axis(x0, x1);
+  if (axis >= 0) {
+    // In a coordinate plane throughout: strictly crossing is each edge's ends strictly on
+    // opposite sides of the other's line, two conditions of degree 4 (the 3-D ones below
+    // are a zero cubic and four of degree 4, whose product the exact search would isolate).
+    out.push_back({{},
+                   {-(orientation(p0, p1, q0, axis) * orientation(p0, p1, q1, axis)),
+                    -(orientation(q0, q1, p0, axis) * orientation(q0, q1, p1, axis))},
+                   {}});
+    return out;
+  }
   const MovingVector dp = p1 - p0, dq = q1 - q0, m = cross(dp, dq);
   const RationalPolynomial coplanar = dot(cross(dp, q0 - p0), q1 - p0);
   out.push_back({{coplanar},
