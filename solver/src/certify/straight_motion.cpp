@@ -31,17 +31,32 @@ bool strict_sign_change(const I& f0, const I& f1) {
   return (f0.sup() < 0 && f1.inf() > 0) || (f0.inf() > 0 && f1.sup() < 0);
 }
 
-/// Is f(t) = det(U(t), V(t), W(t)) (each vector moving linearly) non-zero on all of [0, 1]?
-/// Its Bernstein coefficients are sums of determinants of the end vectors; all of one
-/// strict sign (outward-rounded) prove it. Contact needs coplanarity, so this proves separation.
-bool never_coplanar(const std::array<IV3, 2>& u, const std::array<IV3, 2>& v, const std::array<IV3, 2>& w) {
+/// f(t) = det(U(t), V(t), W(t)), each vector moving linearly over an interval, from the
+/// end vectors: b[k] is C(3, k) times f's k-th Bernstein coefficient on the interval (a sum
+/// of C(3, k) determinants of end vectors).
+std::array<I, 4> scaled_bernstein(const std::array<IV3, 2>& u, const std::array<IV3, 2>& v,
+                                  const std::array<IV3, 2>& w) {
   std::array<I, 4> b{I(0), I(0), I(0), I(0)};
   for (int i = 0; i < 2; ++i)
     for (int j = 0; j < 2; ++j)
       for (int k = 0; k < 2; ++k) b[i + j + k] += dot(cross(u[i], v[j]), w[k]);
+  return b;
+}
+
+bool one_strict_sign(std::initializer_list<I> values) {
   bool positive = true, negative = true;
-  for (const I& c : b) { positive = positive && c.inf() > 0; negative = negative && c.sup() < 0; }
+  for (const I& c : values) { positive = positive && c.inf() > 0; negative = negative && c.sup() < 0; }
   return positive || negative;
+}
+
+/// Is f non-zero on all of the interval? Its Bernstein coefficients all of one strict sign
+/// (outward-rounded) prove it. Contact needs coplanarity, so this proves separation.
+bool never_coplanar(const std::array<I, 4>& b) { return one_strict_sign({b[0], b[1], b[2], b[3]}); }
+
+/// Is f strictly monotone on the interval? Its derivative's Bernstein coefficients, 3 times
+/// the differences of f's (here times 3 again), all of one strict sign prove it.
+bool strictly_monotone(const std::array<I, 4>& b) {
+  return one_strict_sign({b[1] - 3 * b[0], b[2] - b[1], 3 * b[3] - b[2]});
 }
 
 /// Enclosures of x_j - x_i at t = t0 and t = t1.
@@ -58,13 +73,17 @@ std::array<IV3, 2> difference(const std::array<Vec3, 4>& x0, const std::array<Ve
 
 /// Are the four vertices, read as x_a and the three vectors x_b - x_a, x_c - x_a,
 /// x_d - x_a of v = {a, b, c, d}, never coplanar for t in [t0, t1]? On [t0, t1] each
-/// vector is still linear in t, so never_coplanar applies to its end values. Contact
+/// vector is still linear in t, so the Bernstein test applies to its end values. Contact
 /// needs coplanarity, so this proves separation on [t0, t1] however close the
 /// primitives pass (where a separating direction does not exist or is not found).
+std::array<I, 4> coplanarity_on(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1,
+                                const std::array<int, 4>& v, double t0, double t1) {
+  return scaled_bernstein(difference(x0, x1, v[0], v[1], t0, t1), difference(x0, x1, v[0], v[2], t0, t1),
+                          difference(x0, x1, v[0], v[3], t0, t1));
+}
 bool never_coplanar_on(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1, const std::array<int, 4>& v,
                        double t0, double t1) {
-  return never_coplanar(difference(x0, x1, v[0], v[1], t0, t1), difference(x0, x1, v[0], v[2], t0, t1),
-                        difference(x0, x1, v[0], v[3], t0, t1));
+  return never_coplanar(coplanarity_on(x0, x1, v, t0, t1));
 }
 
 /// The coplanarity cubic det(x_b - x_a, x_c - x_a, x_d - x_a)(t) of v = {a, b, c, d} in
@@ -241,23 +260,64 @@ Search search_in_time(double t0, double t1, int max_depth, int max_nodes, Separa
   return {MotionVerdict::separated, t1, t1};
 }
 
-/// The motion test's bisection: [0, 1] searched within the options' budget; a collision's
-/// bracket [lo, hi] is then narrowed by searching its left half with a small budget of its
-/// own (separated: lo moves to the middle; a contact: the bracket becomes the one found;
-/// undecided: lo moves to where that search got stuck, and narrowing ends). The small
-/// search, not one test of the whole half, lets the bracket narrow where the primitives
-/// come so close before the contact that the half needs splitting to be separated (as
-/// where they are coplanar throughout: no coplanarity test can help there).
-template <int N, class Directions, class Collides>
-MotionVerdict bisect_in_time(const Motion<N>& m, const MotionTestOptions& opt, Directions directions, Collides collides,
+bool meets_any_in_plane(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1, const PlanarPointSegments& planar,
+                        double t0, double t1) {
+  for (int i = 0; i < planar.size; ++i)
+    if (meets_in_plane(x0, x1, planar.items[i], t0, t1)) return true;
+  return false;
+}
+
+/// The first zero of the coplanarity cubic in [lo, hi], where it is the first contact (no
+/// contact before lo, and in [lo, hi] the contacts are exactly the cubic's zeros), narrowed
+/// by the cubic alone: its sign at the middle, strictly opposite to its sign at lo, puts a
+/// zero in the left half; strictly the same, with the left half never coplanar, puts none
+/// there (or, the cubic proven monotone on [lo, hi], none anyway). One interval evaluation
+/// a level, mostly, instead of the separation and contact proofs. Stops (leaving [lo, hi]
+/// valid) where the sign at the middle is not certain.
+template <int N>
+void narrow_to_first_zero(const Motion<N>& m, double& lo, double& hi) {
+  const bool monotone = strictly_monotone(coplanarity_on(m.x0, m.x1, m.coplanar, lo, hi));
+  const I f_lo = volume_at(m.x0, m.x1, lo, m.coplanar);
+  const bool positive = f_lo.inf() > 0;  // the sign at lo, strict (the contact proof checked it)
+  for (int k = 0; k < 60; ++k) {
+    const double h = 0.5 * (lo + hi);
+    if (!(lo < h && h < hi)) break;
+    const I f = volume_at(m.x0, m.x1, h, m.coplanar);
+    if (positive ? f.sup() < 0 : f.inf() > 0) hi = h;
+    else if ((positive ? f.inf() > 0 : f.sup() < 0) && (monotone || never_coplanar_on(m.x0, m.x1, m.coplanar, lo, h)))
+      lo = h;
+    else break;
+  }
+}
+
+/// The motion test's bisection: [0, 1] searched within the options' budget for a contact
+/// that `cubic_contact` proves (the cubic changes sign strictly while the primitives are
+/// placed so that its zeros are contacts: then narrowed by the cubic alone) or the in-plane
+/// proof finds. Another bracket [lo, hi] is narrowed by searching its left half with a small
+/// budget of its own (separated: lo moves to the middle; a contact: the bracket becomes the
+/// one found; undecided: lo moves to where that search got stuck, and narrowing ends). The
+/// small search, not one test of the whole half, lets the bracket narrow where the
+/// primitives come so close before the contact that the half needs splitting to be
+/// separated (as where they are coplanar throughout: no coplanarity test can help there).
+template <int N, class Directions, class CubicContact>
+MotionVerdict bisect_in_time(const Motion<N>& m, const MotionTestOptions& opt, Directions directions,
+                             CubicContact cubic_contact, const PlanarPointSegments& planar,
                              std::array<double, 2>* first_contact) {
   std::vector<Vec3> dirs;
   auto separated_on = [&](double t0, double t1) {
     return separated_by_direction(m, directions, t0, t1, dirs) || never_coplanar_on(m.x0, m.x1, m.coplanar, t0, t1);
   };
+  auto collides = [&](double t0, double t1) {
+    return meets_any_in_plane(m.x0, m.x1, planar, t0, t1) || cubic_contact(t0, t1);
+  };
   const Search found = search_in_time(0.0, 1.0, opt.max_depth, opt.max_nodes, separated_on, collides);
   if (found.verdict != MotionVerdict::collision) return found.verdict;
   double lo = found.lo, hi = found.hi;
+  if (cubic_contact(lo, hi)) {
+    narrow_to_first_zero(m, lo, hi);
+    if (first_contact) *first_contact = {lo, hi};
+    return MotionVerdict::collision;
+  }
   for (int k = 0; k < 60; ++k) {
     const double h = 0.5 * (lo + hi);
     if (!(lo < h && h < hi)) break;
@@ -293,13 +353,6 @@ bool separated_around_zeros(const Motion<N>& m, const CoplanarityCubic& cubic, D
   return start >= 1.0 || never_coplanar_on(m.x0, m.x1, m.coplanar, start, 1.0);
 }
 
-bool meets_any_in_plane(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1, const PlanarPointSegments& planar,
-                        double t0, double t1) {
-  for (int i = 0; i < planar.size; ++i)
-    if (meets_in_plane(x0, x1, planar.items[i], t0, t1)) return true;
-  return false;
-}
-
 void point_triangle_directions(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c, std::vector<Vec3>& out) {
   out.push_back(p - closest_point_on_triangle(p, a, b, c));
   out.push_back((b - a).cross(c - a));
@@ -322,9 +375,9 @@ MotionVerdict point_triangle_motion_test(const std::array<Vec3, 4>& x0, const st
   CGAL::Protect_FPU_rounding<true> rounding;
   if (signs == CoplanarityCubic::Signs::unsure && never_coplanar_on(x0, x1, m.coplanar, 0.0, 1.0))
     return MotionVerdict::separated;
-  const PlanarPointSegments planar = planar_point_segments(x0, x1, true);
-  auto collides = [&](double t0, double t1) {
-    if (meets_any_in_plane(x0, x1, planar, t0, t1)) return true;  // p on an edge
+  // A strict sign change of the coplanarity while p is strictly inside the triangle
+  // throughout T: the contacts in T are the cubic's zeros there, and there is one.
+  auto inside_crossing = [&](double t0, double t1) {
     if (!strict_sign_change(volume_at(x0, x1, t0, m.coplanar), volume_at(x0, x1, t1, m.coplanar))) return false;
     const auto [p, a, b, c] = positions(x0, x1, I(t0, t1));
     const IV3 n = cross(b - a, c - a);
@@ -335,7 +388,8 @@ MotionVerdict point_triangle_motion_test(const std::array<Vec3, 4>& x0, const st
     point_triangle_directions(x[0], x[1], x[2], x[3], out);
   };
   if (separated_around_zeros(m, cubic, directions)) return MotionVerdict::separated;
-  return bisect_in_time(m, options, directions, collides, first_contact);
+  // Or p proven on an edge in a coordinate plane (axis_plane_contact.hpp).
+  return bisect_in_time(m, options, directions, inside_crossing, planar_point_segments(x0, x1, true), first_contact);
 }
 
 MotionVerdict edge_edge_motion_test(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1,
@@ -347,12 +401,10 @@ MotionVerdict edge_edge_motion_test(const std::array<Vec3, 4>& x0, const std::ar
   CGAL::Protect_FPU_rounding<true> rounding;
   if (signs == CoplanarityCubic::Signs::unsure && never_coplanar_on(x0, x1, m.coplanar, 0.0, 1.0))
     return MotionVerdict::separated;
-  // A strict sign change of the coplanarity while the edges cross strictly
-  // inside each other throughout T (contact_conditions.hpp) proves a contact in T.
-  // Or an end point proven on the other edge in a coordinate plane (axis_plane_contact.hpp).
-  const PlanarPointSegments planar = planar_point_segments(x0, x1, false);
-  auto collides = [&](double t0, double t1) {
-    if (meets_any_in_plane(x0, x1, planar, t0, t1)) return true;
+  // A strict sign change of the coplanarity while the edges cross strictly inside each
+  // other throughout T (contact_conditions.hpp): the contacts in T are the cubic's zeros
+  // there (the lines are skew elsewhere), and there is one.
+  auto inside_crossing = [&](double t0, double t1) {
     if (!strict_sign_change(volume_at(x0, x1, t0, m.coplanar), volume_at(x0, x1, t1, m.coplanar))) return false;
     const auto [p0, p1, q0, q1] = positions(x0, x1, I(t0, t1));
     const IV3 dp = p1 - p0, dq = q1 - q0, n = cross(dp, dq);
@@ -363,7 +415,8 @@ MotionVerdict edge_edge_motion_test(const std::array<Vec3, 4>& x0, const std::ar
     edge_edge_directions(x[0], x[1], x[2], x[3], out);
   };
   if (separated_around_zeros(m, cubic, directions)) return MotionVerdict::separated;
-  return bisect_in_time(m, options, directions, collides, first_contact);
+  // Or an end point proven on the other edge in a coordinate plane (axis_plane_contact.hpp).
+  return bisect_in_time(m, options, directions, inside_crossing, planar_point_segments(x0, x1, false), first_contact);
 }
 
 }  // namespace eipc::certify
