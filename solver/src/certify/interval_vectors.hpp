@@ -17,6 +17,8 @@ struct IV3 {
 // Inlined: these few interval operations are most of the filter's time, and GCC at -O2
 // otherwise keeps each a call.
 [[gnu::always_inline]] inline IV3 operator-(const IV3& a, const IV3& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
+[[gnu::always_inline]] inline IV3 operator+(const IV3& a, const IV3& b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
+[[gnu::always_inline]] inline IV3 operator*(const I& s, const IV3& a) { return {s * a.x, s * a.y, s * a.z}; }
 [[gnu::always_inline]] inline I dot(const IV3& a, const IV3& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 [[gnu::always_inline]] inline IV3 cross(const IV3& a, const IV3& b) {
   return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};

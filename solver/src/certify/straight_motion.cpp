@@ -21,12 +21,6 @@ std::array<IV3, 4> positions(const std::array<Vec3, 4>& x0, const std::array<Vec
   return {position(x0[0], x1[0], t), position(x0[1], x1[1], t), position(x0[2], x1[2], t), position(x0[3], x1[3], t)};
 }
 
-/// det(x_b - x_a, x_c - x_a, x_d - x_a) at the instant t, for {a, b, c, d} = v: zero iff coplanar.
-I volume_at(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1, double t, const std::array<int, 4>& v) {
-  const auto x = positions(x0, x1, I(t));
-  return dot(cross(x[v[1]] - x[v[0]], x[v[2]] - x[v[0]]), x[v[3]] - x[v[0]]);
-}
-
 bool strict_sign_change(const I& f0, const I& f1) {
   return (f0.sup() < 0 && f1.inf() > 0) || (f0.inf() > 0 && f1.sup() < 0);
 }
@@ -38,8 +32,11 @@ std::array<I, 4> scaled_bernstein(const std::array<IV3, 2>& u, const std::array<
                                   const std::array<IV3, 2>& w) {
   std::array<I, 4> b{I(0), I(0), I(0), I(0)};
   for (int i = 0; i < 2; ++i)
-    for (int j = 0; j < 2; ++j)
-      for (int k = 0; k < 2; ++k) b[i + j + k] += dot(cross(u[i], v[j]), w[k]);
+    for (int j = 0; j < 2; ++j) {
+      const IV3 uv = cross(u[i], v[j]);
+      b[i + j] += dot(uv, w[0]);
+      b[i + j + 1] += dot(uv, w[1]);
+    }
   return b;
 }
 
@@ -59,32 +56,47 @@ bool strictly_monotone(const std::array<I, 4>& b) {
   return one_strict_sign({b[1] - 3 * b[0], b[2] - b[1], 3 * b[3] - b[2]});
 }
 
-/// Enclosures of x_j - x_i at t = t0 and t = t1.
-std::array<IV3, 2> difference(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1, int i, int j,
-                              double t0 = 0.0, double t1 = 1.0) {
-  auto iv = [](const Vec3& a) { return IV3{I(a.x()), I(a.y()), I(a.z())}; };
-  auto at = [&](double t) {  // the frames themselves exactly, a time between them enclosed
-    if (t == 0.0) return iv(x0[j]) - iv(x0[i]);
-    if (t == 1.0) return iv(x1[j]) - iv(x1[i]);
-    return position(x0[j], x1[j], I(t)) - position(x0[i], x1[i], I(t));
-  };
-  return {at(t0), at(t1)};
-}
+/// The three vectors x_b - x_a, x_c - x_a, x_d - x_a of the coplanarity determinant of
+/// v = {a, b, c, d}, enclosed at both frames once per pair. At a time t each is
+/// u0 + t (u1 - u0): still linear in t on any interval, so the cubic's Bernstein test
+/// applies to its values at the interval's ends.
+struct CoplanarityVectors {
+  std::array<IV3, 3> d0, d1, slope;
 
-/// Are the four vertices, read as x_a and the three vectors x_b - x_a, x_c - x_a,
-/// x_d - x_a of v = {a, b, c, d}, never coplanar for t in [t0, t1]? On [t0, t1] each
-/// vector is still linear in t, so the Bernstein test applies to its end values. Contact
-/// needs coplanarity, so this proves separation on [t0, t1] however close the
-/// primitives pass (where a separating direction does not exist or is not found).
-std::array<I, 4> coplanarity_on(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1,
-                                const std::array<int, 4>& v, double t0, double t1) {
-  return scaled_bernstein(difference(x0, x1, v[0], v[1], t0, t1), difference(x0, x1, v[0], v[2], t0, t1),
-                          difference(x0, x1, v[0], v[3], t0, t1));
-}
-bool never_coplanar_on(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1, const std::array<int, 4>& v,
-                       double t0, double t1) {
-  return never_coplanar(coplanarity_on(x0, x1, v, t0, t1));
-}
+  CoplanarityVectors(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1, const std::array<int, 4>& v) {
+    auto iv = [](const Vec3& a) { return IV3{I(a.x()), I(a.y()), I(a.z())}; };
+    for (int k = 0; k < 3; ++k) {
+      d0[k] = iv(x0[v[k + 1]]) - iv(x0[v[0]]);
+      d1[k] = iv(x1[v[k + 1]]) - iv(x1[v[0]]);
+      slope[k] = d1[k] - d0[k];
+    }
+  }
+
+  /// The vectors at the instant t (the frames' own enclosures at t = 0 and 1).
+  std::array<IV3, 3> at(double t) const {
+    if (t == 0.0) return d0;
+    if (t == 1.0) return d1;
+    const I s(t);
+    return {d0[0] + s * slope[0], d0[1] + s * slope[1], d0[2] + s * slope[2]};
+  }
+
+  /// The determinant at the instant t: zero iff the four vertices are coplanar.
+  I volume(double t) const {
+    const auto d = at(t);
+    return dot(cross(d[0], d[1]), d[2]);
+  }
+
+  /// The cubic's scaled Bernstein coefficients on [t0, t1].
+  std::array<I, 4> on(double t0, double t1) const {
+    const auto a = at(t0), b = at(t1);
+    return scaled_bernstein({a[0], b[0]}, {a[1], b[1]}, {a[2], b[2]});
+  }
+
+  /// Are the four vertices never coplanar for t in [t0, t1]? Contact needs coplanarity, so
+  /// this proves separation on [t0, t1] however close the primitives pass (where a
+  /// separating direction does not exist or is not found).
+  bool never_coplanar_on(double t0, double t1) const { return never_coplanar(on(t0, t1)); }
+};
 
 /// The coplanarity cubic det(x_b - x_a, x_c - x_a, x_d - x_a)(t) of v = {a, b, c, d} in
 /// plain doubles: `coefficient[k]` is C(3, k) times its k-th Bernstein coefficient on
@@ -183,12 +195,16 @@ struct CoplanarityCubic {
 };
 
 /// N moving vertices; the first `na` form primitive A, the rest primitive B.
+/// Built once the rounding mode is set (it encloses the coplanarity vectors).
 template <int N>
 struct Motion {
   const std::array<Vec3, N>& x0;
   const std::array<Vec3, N>& x1;
   int na;
-  std::array<int, 4> coplanar;  ///< the vertex order of the coplanarity determinant
+  CoplanarityVectors coplanarity;
+
+  Motion(const std::array<Vec3, N>& x0, const std::array<Vec3, N>& x1, int na, const std::array<int, 4>& order)
+      : x0(x0), x1(x1), na(na), coplanarity(x0, x1, order) {}
 
   std::array<Vec3, N> at(double t) const {
     std::array<Vec3, N> x;
@@ -276,15 +292,15 @@ bool meets_any_in_plane(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>
 /// valid) where the sign at the middle is not certain.
 template <int N>
 void narrow_to_first_zero(const Motion<N>& m, double& lo, double& hi) {
-  const bool monotone = strictly_monotone(coplanarity_on(m.x0, m.x1, m.coplanar, lo, hi));
-  const I f_lo = volume_at(m.x0, m.x1, lo, m.coplanar);
+  const bool monotone = strictly_monotone(m.coplanarity.on(lo, hi));
+  const I f_lo = m.coplanarity.volume(lo);
   const bool positive = f_lo.inf() > 0;  // the sign at lo, strict (the contact proof checked it)
   for (int k = 0; k < 60; ++k) {
     const double h = 0.5 * (lo + hi);
     if (!(lo < h && h < hi)) break;
-    const I f = volume_at(m.x0, m.x1, h, m.coplanar);
+    const I f = m.coplanarity.volume(h);
     if (positive ? f.sup() < 0 : f.inf() > 0) hi = h;
-    else if ((positive ? f.inf() > 0 : f.sup() < 0) && (monotone || never_coplanar_on(m.x0, m.x1, m.coplanar, lo, h)))
+    else if ((positive ? f.inf() > 0 : f.sup() < 0) && (monotone || m.coplanarity.never_coplanar_on(lo, h)))
       lo = h;
     else break;
   }
@@ -305,7 +321,7 @@ MotionVerdict bisect_in_time(const Motion<N>& m, const MotionTestOptions& opt, D
                              std::array<double, 2>* first_contact) {
   std::vector<Vec3> dirs;
   auto separated_on = [&](double t0, double t1) {
-    return separated_by_direction(m, directions, t0, t1, dirs) || never_coplanar_on(m.x0, m.x1, m.coplanar, t0, t1);
+    return separated_by_direction(m, directions, t0, t1, dirs) || m.coplanarity.never_coplanar_on(t0, t1);
   };
   auto collides = [&](double t0, double t1) {
     return meets_any_in_plane(m.x0, m.x1, planar, t0, t1) || cubic_contact(t0, t1);
@@ -346,11 +362,11 @@ bool separated_around_zeros(const Motion<N>& m, const CoplanarityCubic& cubic, D
   double start = 0.0;  // the gap [start, window's start) before each window
   for (std::size_t i = 0; i < zeros.size(); ++i) {
     const double lo = std::max(start, zeros[i] - w), hi = std::min(1.0, zeros[i] + w);
-    if (lo > start && !never_coplanar_on(m.x0, m.x1, m.coplanar, start, lo)) return false;
+    if (lo > start && !m.coplanarity.never_coplanar_on(start, lo)) return false;
     if (hi > lo && !separated_by_direction(m, directions, lo, hi, dirs)) return false;
     start = std::max(start, hi);
   }
-  return start >= 1.0 || never_coplanar_on(m.x0, m.x1, m.coplanar, start, 1.0);
+  return start >= 1.0 || m.coplanarity.never_coplanar_on(start, 1.0);
 }
 
 void point_triangle_directions(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c, std::vector<Vec3>& out) {
@@ -368,17 +384,18 @@ void edge_edge_directions(const Vec3& p0, const Vec3& p1, const Vec3& q0, const 
 
 MotionVerdict point_triangle_motion_test(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1,
                                  const MotionTestOptions& options, std::array<double, 2>* first_contact) {
-  const Motion<4> m{x0, x1, 1, {1, 2, 3, 0}};  // coplanarity: (b - a) x (c - a) . (p - a)
-  const CoplanarityCubic cubic(x0, x1, m.coplanar);
+  constexpr std::array<int, 4> order{1, 2, 3, 0};  // coplanarity: (b - a) x (c - a) . (p - a)
+  const CoplanarityCubic cubic(x0, x1, order);
   const CoplanarityCubic::Signs signs = cubic.signs();  // in doubles, before the rounding mode is set
   if (signs == CoplanarityCubic::Signs::one) return MotionVerdict::separated;
   CGAL::Protect_FPU_rounding<true> rounding;
-  if (signs == CoplanarityCubic::Signs::unsure && never_coplanar_on(x0, x1, m.coplanar, 0.0, 1.0))
+  const Motion<4> m(x0, x1, 1, order);
+  if (signs == CoplanarityCubic::Signs::unsure && m.coplanarity.never_coplanar_on(0.0, 1.0))
     return MotionVerdict::separated;
   // A strict sign change of the coplanarity while p is strictly inside the triangle
   // throughout T: the contacts in T are the cubic's zeros there, and there is one.
   auto inside_crossing = [&](double t0, double t1) {
-    if (!strict_sign_change(volume_at(x0, x1, t0, m.coplanar), volume_at(x0, x1, t1, m.coplanar))) return false;
+    if (!strict_sign_change(m.coplanarity.volume(t0), m.coplanarity.volume(t1))) return false;
     const auto [p, a, b, c] = positions(x0, x1, I(t0, t1));
     const IV3 n = cross(b - a, c - a);
     return dot(cross(b - a, p - a), n).inf() > 0 && dot(cross(c - b, p - b), n).inf() > 0 &&
@@ -394,18 +411,19 @@ MotionVerdict point_triangle_motion_test(const std::array<Vec3, 4>& x0, const st
 
 MotionVerdict edge_edge_motion_test(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1,
                             const MotionTestOptions& options, std::array<double, 2>* first_contact) {
-  const Motion<4> m{x0, x1, 2, {0, 1, 2, 3}};  // coplanarity: det(p1 - p0, q0 - p0, q1 - p0)
-  const CoplanarityCubic cubic(x0, x1, m.coplanar);
+  constexpr std::array<int, 4> order{0, 1, 2, 3};  // coplanarity: det(p1 - p0, q0 - p0, q1 - p0)
+  const CoplanarityCubic cubic(x0, x1, order);
   const CoplanarityCubic::Signs signs = cubic.signs();  // in doubles, before the rounding mode is set
   if (signs == CoplanarityCubic::Signs::one) return MotionVerdict::separated;
   CGAL::Protect_FPU_rounding<true> rounding;
-  if (signs == CoplanarityCubic::Signs::unsure && never_coplanar_on(x0, x1, m.coplanar, 0.0, 1.0))
+  const Motion<4> m(x0, x1, 2, order);
+  if (signs == CoplanarityCubic::Signs::unsure && m.coplanarity.never_coplanar_on(0.0, 1.0))
     return MotionVerdict::separated;
   // A strict sign change of the coplanarity while the edges cross strictly inside each
   // other throughout T (contact_conditions.hpp): the contacts in T are the cubic's zeros
   // there (the lines are skew elsewhere), and there is one.
   auto inside_crossing = [&](double t0, double t1) {
-    if (!strict_sign_change(volume_at(x0, x1, t0, m.coplanar), volume_at(x0, x1, t1, m.coplanar))) return false;
+    if (!strict_sign_change(m.coplanarity.volume(t0), m.coplanarity.volume(t1))) return false;
     const auto [p0, p1, q0, q1] = positions(x0, x1, I(t0, t1));
     const IV3 dp = p1 - p0, dq = q1 - q0, n = cross(dp, dq);
     return dot(cross(dp, q0 - p0), n).sup() < 0 && dot(cross(dp, q1 - p0), n).inf() > 0 &&
