@@ -11,16 +11,21 @@ namespace {
 
 /// A point moving on a straight line, coordinate by coordinate.
 struct MovingVector {
-  std::array<RationalPolynomial, 3> c;
+  std::array<IntegerPolynomial, 3> c;
 };
+
+/// x 2^scale_exponent, an integer (the exponent makes it one).
+Integer scaled(double x, long scale_exponent) {
+  Rational r(x);
+  mpq_mul_2exp(r.get_mpq_t(), r.get_mpq_t(), static_cast<mp_bitcnt_t>(scale_exponent));
+  return r.get_num();  // the denominator is 1
+}
 
 MovingVector moving(const Vec3& a, const Vec3& b, long scale_exponent) {
   MovingVector m;
   for (int k = 0; k < 3; ++k) {
-    Rational ra(a[k]), rb(b[k]);
-    mpq_mul_2exp(ra.get_mpq_t(), ra.get_mpq_t(), static_cast<mp_bitcnt_t>(scale_exponent));
-    mpq_mul_2exp(rb.get_mpq_t(), rb.get_mpq_t(), static_cast<mp_bitcnt_t>(scale_exponent));
-    m.c[k] = RationalPolynomial({ra, rb - ra});
+    const Integer ia = scaled(a[k], scale_exponent), ib = scaled(b[k], scale_exponent);
+    m.c[k] = IntegerPolynomial({ia, ib - ia});
   }
   return m;
 }
@@ -31,13 +36,13 @@ MovingVector operator-(const MovingVector& a, const MovingVector& b) {
 MovingVector cross(const MovingVector& a, const MovingVector& b) {
   return {{a.c[1] * b.c[2] - a.c[2] * b.c[1], a.c[2] * b.c[0] - a.c[0] * b.c[2], a.c[0] * b.c[1] - a.c[1] * b.c[0]}};
 }
-RationalPolynomial dot(const MovingVector& a, const MovingVector& b) {
+IntegerPolynomial dot(const MovingVector& a, const MovingVector& b) {
   return a.c[0] * b.c[0] + a.c[1] * b.c[1] + a.c[2] * b.c[2];
 }
 
 /// The four moving points, every coordinate scaled by one power of two that makes
 /// them all integers: the conditions are homogeneous in the coordinates (built from
-/// differences), so no sign changes, and integer coefficients need no gcds.
+/// differences), so no sign changes, and the polynomials have integer coefficients.
 std::array<MovingVector, 4> motion(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1) {
   int lowest = 0;  // smallest exponent of a coordinate's last mantissa bit
   for (const auto* x : {&x0, &x1})
@@ -54,7 +59,7 @@ std::array<MovingVector, 4> motion(const std::array<Vec3, 4>& x0, const std::arr
 }
 
 /// 2-D orientation of (p, a, b) in the coordinates other than `axis`.
-RationalPolynomial orientation(const MovingVector& p, const MovingVector& a, const MovingVector& b, int axis) {
+IntegerPolynomial orientation(const MovingVector& p, const MovingVector& a, const MovingVector& b, int axis) {
   const int i = (axis + 1) % 3, j = (axis + 2) % 3;
   const MovingVector u = a - p, w = b - p;
   return u.c[i] * w.c[j] - u.c[j] * w.c[i];
@@ -116,7 +121,7 @@ std::vector<SignConditions> edge_edge_contact(const std::array<Vec3, 4>& x0, con
     return out;
   }
   const MovingVector dp = p1 - p0, dq = q1 - q0, m = cross(dp, dq);
-  const RationalPolynomial coplanar = dot(cross(dp, q0 - p0), q1 - p0);
+  const IntegerPolynomial coplanar = dot(cross(dp, q0 - p0), q1 - p0);
   out.push_back({{coplanar},
                  {-dot(cross(dp, q0 - p0), m), dot(cross(dp, q1 - p0), m), dot(cross(dq, p0 - q0), m),
                   -dot(cross(dq, p1 - q0), m)},
