@@ -112,9 +112,12 @@ std::vector<SignConditions> edge_edge_contact(const std::array<Vec3, 4>& x0, con
   const int axis = shared_plane_axis(x0, x1);
   if (axis >= 0) {
     // In a coordinate plane throughout: strictly crossing is each edge's ends strictly on
-    // opposite sides of the other's line, two conditions of degree 4 (the 3-D ones below
-    // are a zero cubic and four of degree 4, whose product the exact search would isolate).
-    out.push_back({{},
+    // opposite sides of the other's line (two strict 2-D conditions), an open set of
+    // times. Where it starts after t = 0, the distance (continuous, zero on the set) is
+    // zero too, but the edges do not cross strictly there: an end point is on the other
+    // edge, which the conditions above already catch at that time or earlier. So the
+    // crossing matters only at t = 0 (the zero polynomial t: nothing else is asked).
+    out.push_back({{IntegerPolynomial({Integer(0), Integer(1)})},
                    {-(orientation(p0, p1, q0, axis) * orientation(p0, p1, q1, axis)),
                     -(orientation(q0, q1, p0, axis) * orientation(q0, q1, p1, axis))},
                    {}});

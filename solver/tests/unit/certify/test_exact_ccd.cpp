@@ -119,6 +119,11 @@ TEST_CASE("exact CCD on degenerate motions with known answers", "[certify][ccd][
     collides_first_at(false, {O + Z, X + Z, 0.5 * X, 3 * X}, {O - Z, X - Z, 0.5 * X, 3 * X}, 0.5);
     separated(false, {O + Z, X + Z, 0.5 * X, 3 * X}, {O + 2 * Z, X + 2 * Z, 0.5 * X, 3 * X});
   }
+  SECTION("edges in the plane z = 0 crossing at t = 0, then pulled apart") {
+    // Strictly crossing only at the start; the crossing alone (no end on the other edge) says it.
+    collides_first_at(false, {-X, X, -Y, Y}, {-X + 3 * Y, X + 3 * Y, -Y, Y}, 0.0);
+    separated(false, {-X + 3 * Y, X + 3 * Y, -Y, Y}, {-X + 4 * Y, X + 4 * Y, -Y, Y});
+  }
   SECTION("collinear edges meeting end to end exactly at t = 1") {
     collides_first_at(false, {O, X, 3 * X, 4 * X}, {O, X, X, 2 * X}, 1.0);
   }
