@@ -2,7 +2,7 @@
 """`eipc certify --continuous` beside ipc-toolkit on the same frame pairs, in one run.
 
     .venv/bin/python analysis/certify_vs_ipctk.py DIR... [--rounds 3] [--max-load 0.5]
-        [--wait 600] [--eipc build/bin/eipc] [--out results/certify-vs-ipctk.md]
+        [--wait 600] [--eipc build/bin/eipc] [--out results/certify-vs-ipctk.md] [--json ROWS.json]
 
 Each DIR holds two frames (any format `eipc certify` reads; ipctk's side reads them with
 meshio, so PLY/OBJ/STL/VTK). Per round and DIR, interleaved, each in a fresh process after
@@ -11,7 +11,8 @@ recorded either way): eipc's whole command (reading, both frame checks, the moti
 pair decided exactly), and ipctk's conservative collision-free step and its yes/no
 `is_step_collision_free` (each timed around the call, the mesh already built; ipctk's
 default broad phase and Tight-Inclusion CCD). Prints and writes a Markdown table of
-medians with [min-max]. Runs under the project's .venv (ipctk, meshio; ci/setup-deps).
+medians with [min-max]; --json writes every run's numbers (eipc's peak memory among them),
+which ci/perf-targets reads. Runs under the project's .venv (ipctk, meshio; ci/setup-deps).
 docs/certify.md, "Against ipc-toolkit".
 """
 import argparse
@@ -20,6 +21,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -52,14 +54,21 @@ def frames_of(directory):
 
 
 def run_eipc(eipc, directory):
-    start = time.perf_counter()
-    r = subprocess.run([eipc, "certify", directory, "--continuous", "--json"], capture_output=True, text=True)
-    wall = time.perf_counter() - start
-    if r.returncode not in (0, 1):
-        sys.exit(f"error: eipc certify {directory} exited {r.returncode}: {r.stderr.strip()}")
-    report = json.loads(r.stdout)
+    # Reaped with wait4 for the child's own peak memory (files for its output: no pipe to drain).
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        start = time.perf_counter()
+        child = subprocess.Popen([eipc, "certify", directory, "--continuous", "--json"], stdout=out, stderr=err)
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - start
+        code = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        if code not in (0, 1):
+            sys.exit(f"error: eipc certify {directory} exited {code}: {err.read().strip()}")
+        report = json.load(out)
     motion = report["motions"][0]
-    return {"wall": wall, "collisions": motion["collisions"], "inconclusive": motion["inconclusive"],
+    return {"wall": wall, "max_rss_mb": usage.ru_maxrss / 1024, "collisions": motion["collisions"],
+            "inconclusive": motion["inconclusive"],
             "candidates": motion["candidates"]["vertex_face"] + motion["candidates"]["edge_edge"],
             "exact_pairs": motion["exact_pairs"]}
 
@@ -83,6 +92,7 @@ def main(argv):
     p.add_argument("--wait", type=float, default=600, help="seconds to wait for --max-load before a run")
     p.add_argument("--eipc", default=os.path.join(ROOT, "build", "bin", "eipc"))
     p.add_argument("--out", help="also write the table here")
+    p.add_argument("--json", help="also write every run's numbers here")
     a = p.parse_args(argv)
     rows = {d: {"eipc": [], "ipctk": [], "loads": []} for d in a.dirs}
     for round_ in range(a.rounds):
@@ -106,6 +116,9 @@ def main(argv):
                      f"{spread(ratio)} | {load_text(min(r['loads']))}-{load_text(max(r['loads']))} |")
     text = "\n".join(lines) + "\n"
     print(text)
+    if a.json:
+        with open(a.json, "w", encoding="utf-8") as f:
+            json.dump(rows, f, indent=1)
     if a.out:
         with open(a.out, "w", encoding="utf-8") as f:
             f.write(f"Made by `{' '.join(['.venv/bin/python', 'analysis/certify_vs_ipctk.py'] + argv)}` on "

@@ -116,9 +116,11 @@ std::vector<std::pair<int, int>> overlapping_box_pairs(const std::vector<Box3>& 
     }
     const auto& alo = lo_cell[a];
     for_cells(boxes[a], [&](long c) {
-      for (int m = start[c]; m < start[c + 1]; ++m) {
-        const int b = members[m];
-        if (b <= a || !boxes[a].overlaps(boxes[b])) continue;
+      // A cell lists its boxes in increasing order: the partners b > a are a suffix.
+      const auto end = members.begin() + start[c + 1];
+      for (auto m = std::upper_bound(members.begin() + start[c], end, a); m != end; ++m) {
+        const int b = *m;
+        if (!boxes[a].overlaps(boxes[b])) continue;
         const auto& blo = lo_cell[b];  // the overlap's lower corner is in this cell only
         if (grid.index(std::max(alo[0], blo[0]), std::max(alo[1], blo[1]), std::max(alo[2], blo[2])) == c)
           out.push_back(b);

@@ -1,5 +1,7 @@
 #include "contact_conditions.hpp"
 
+#include "axis_plane_contact.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -9,16 +11,21 @@ namespace {
 
 /// A point moving on a straight line, coordinate by coordinate.
 struct MovingVector {
-  std::array<RationalPolynomial, 3> c;
+  std::array<IntegerPolynomial, 3> c;
 };
+
+/// x 2^scale_exponent, an integer (the exponent makes it one).
+Integer scaled(double x, long scale_exponent) {
+  Rational r(x);
+  mpq_mul_2exp(r.get_mpq_t(), r.get_mpq_t(), static_cast<mp_bitcnt_t>(scale_exponent));
+  return r.get_num();  // the denominator is 1
+}
 
 MovingVector moving(const Vec3& a, const Vec3& b, long scale_exponent) {
   MovingVector m;
   for (int k = 0; k < 3; ++k) {
-    Rational ra(a[k]), rb(b[k]);
-    mpq_mul_2exp(ra.get_mpq_t(), ra.get_mpq_t(), static_cast<mp_bitcnt_t>(scale_exponent));
-    mpq_mul_2exp(rb.get_mpq_t(), rb.get_mpq_t(), static_cast<mp_bitcnt_t>(scale_exponent));
-    m.c[k] = RationalPolynomial({ra, rb - ra});
+    const Integer ia = scaled(a[k], scale_exponent), ib = scaled(b[k], scale_exponent);
+    m.c[k] = IntegerPolynomial({ia, ib - ia});
   }
   return m;
 }
@@ -29,13 +36,13 @@ MovingVector operator-(const MovingVector& a, const MovingVector& b) {
 MovingVector cross(const MovingVector& a, const MovingVector& b) {
   return {{a.c[1] * b.c[2] - a.c[2] * b.c[1], a.c[2] * b.c[0] - a.c[0] * b.c[2], a.c[0] * b.c[1] - a.c[1] * b.c[0]}};
 }
-RationalPolynomial dot(const MovingVector& a, const MovingVector& b) {
+IntegerPolynomial dot(const MovingVector& a, const MovingVector& b) {
   return a.c[0] * b.c[0] + a.c[1] * b.c[1] + a.c[2] * b.c[2];
 }
 
 /// The four moving points, every coordinate scaled by one power of two that makes
 /// them all integers: the conditions are homogeneous in the coordinates (built from
-/// differences), so no sign changes, and integer coefficients need no gcds.
+/// differences), so no sign changes, and the polynomials have integer coefficients.
 std::array<MovingVector, 4> motion(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1) {
   int lowest = 0;  // smallest exponent of a coordinate's last mantissa bit
   for (const auto* x : {&x0, &x1})
@@ -49,6 +56,13 @@ std::array<MovingVector, 4> motion(const std::array<Vec3, 4>& x0, const std::arr
   std::array<MovingVector, 4> x;
   for (int i = 0; i < 4; ++i) x[i] = moving(x0[i], x1[i], -lowest);
   return x;
+}
+
+/// 2-D orientation of (p, a, b) in the coordinates other than `axis`.
+IntegerPolynomial orientation(const MovingVector& p, const MovingVector& a, const MovingVector& b, int axis) {
+  const int i = (axis + 1) % 3, j = (axis + 2) % 3;
+  const MovingVector u = a - p, w = b - p;
+  return u.c[i] * w.c[j] - u.c[j] * w.c[i];
 }
 
 /// p equals u, or p lies on the segment (u, w]: together, p on the closed segment [u, w].
@@ -95,8 +109,22 @@ std::vector<SignConditions> edge_edge_contact(const std::array<Vec3, 4>& x0, con
   point_on_segment(p1, q0, q1, out);
   point_on_segment(q0, p0, p1, out);
   point_on_segment(q1, p0, p1, out);
+  const int axis = shared_plane_axis(x0, x1);
+  if (axis >= 0) {
+    // In a coordinate plane throughout: strictly crossing is each edge's ends strictly on
+    // opposite sides of the other's line (two strict 2-D conditions), an open set of
+    // times. Where it starts after t = 0, the distance (continuous, zero on the set) is
+    // zero too, but the edges do not cross strictly there: an end point is on the other
+    // edge, which the conditions above already catch at that time or earlier. So the
+    // crossing matters only at t = 0 (the zero polynomial t: nothing else is asked).
+    out.push_back({{IntegerPolynomial({Integer(0), Integer(1)})},
+                   {-(orientation(p0, p1, q0, axis) * orientation(p0, p1, q1, axis)),
+                    -(orientation(q0, q1, p0, axis) * orientation(q0, q1, p1, axis))},
+                   {}});
+    return out;
+  }
   const MovingVector dp = p1 - p0, dq = q1 - q0, m = cross(dp, dq);
-  const RationalPolynomial coplanar = dot(cross(dp, q0 - p0), q1 - p0);
+  const IntegerPolynomial coplanar = dot(cross(dp, q0 - p0), q1 - p0);
   out.push_back({{coplanar},
                  {-dot(cross(dp, q0 - p0), m), dot(cross(dp, q1 - p0), m), dot(cross(dq, p0 - q0), m),
                   -dot(cross(dq, p1 - q0), m)},

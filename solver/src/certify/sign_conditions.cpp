@@ -24,7 +24,7 @@ bool holds_at(const SignConditions& c, const Rational& t) {
 }
 
 /// The inequalities at a root of the square-free `base` (the equations vanish there by construction).
-bool inequalities_hold_at_root(const SignConditions& c, const RationalPolynomial& base, RootInterval& root) {
+bool inequalities_hold_at_root(const SignConditions& c, const IntegerPolynomial& base, RootInterval& root) {
   for (const auto& p : c.positive)
     if (sign_at_root(p, base, root) <= 0) return false;
   for (const auto& p : c.nonnegative)
@@ -33,7 +33,7 @@ bool inequalities_hold_at_root(const SignConditions& c, const RationalPolynomial
 }
 
 std::optional<ExactTime> earliest_common_root(const SignConditions& c) {
-  RationalPolynomial base;
+  IntegerPolynomial base;
   for (const auto& p : c.zero) base = gcd(base, p);
   if (base.degree() < 1) return std::nullopt;  // a non-zero constant among the equations
   base = square_free_part(base);
@@ -43,17 +43,17 @@ std::optional<ExactTime> earliest_common_root(const SignConditions& c) {
 }
 
 std::optional<ExactTime> earliest_in_intervals(const SignConditions& c) {
-  RationalPolynomial product = RationalPolynomial::constant(1);
+  IntegerPolynomial product = IntegerPolynomial::constant(1);
   for (const auto& p : c.positive) {
     if (p.is_zero()) return std::nullopt;
     product = product * p;
   }
   for (const auto& p : c.nonnegative)
     if (!p.is_zero()) product = product * p;
-  const ExactTime zero{{0, 0}, RationalPolynomial::constant(1)};
+  const ExactTime zero{{0, 0}, IntegerPolynomial::constant(1)};
   if (holds_at(c, 0)) return zero;
   if (product.degree() < 1) return std::nullopt;  // constant signs, and t = 0 failed
-  const RationalPolynomial base = square_free_part(product);
+  const IntegerPolynomial base = square_free_part(product);
   ExactTime previous = zero;  // left end of the current gap
   for (RootInterval root : roots_in_unit_interval(base)) {
     if (previous.root.hi < root.lo && holds_at(c, (previous.root.hi + root.lo) / 2)) return previous;

@@ -2,7 +2,7 @@
 // [0, 1] where it holds (exactly, with rational root isolation).
 #pragma once
 
-#include "rational_polynomial.hpp"
+#include "integer_polynomial.hpp"
 
 #include <optional>
 #include <vector>
@@ -12,13 +12,13 @@ namespace eipc::certify {
 /// All of: every `zero` polynomial vanishes, every `positive` one is > 0,
 /// every `nonnegative` one is >= 0.
 struct SignConditions {
-  std::vector<RationalPolynomial> zero, positive, nonnegative;
+  std::vector<IntegerPolynomial> zero, positive, nonnegative;
 };
 
 /// A time given as a root of `polynomial` (square-free), or exactly when root.exact().
 struct ExactTime {
   RootInterval root;
-  RationalPolynomial polynomial;
+  IntegerPolynomial polynomial;
   /// Narrows the interval to at most `width` (or to the exact root).
   void narrow(const Rational& width);
 };

@@ -2,9 +2,9 @@
 // is valid only under Protect_FPU_rounding, set once per public call.
 #include "eipc/certify/straight_motion.hpp"
 
+#include "axis_plane_contact.hpp"
 #include "eipc/certify/closest_points.hpp"
-
-#include <CGAL/Interval_nt.h>
+#include "interval_vectors.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -14,75 +14,89 @@
 namespace eipc::certify {
 namespace {
 
-using I = CGAL::Interval_nt_advanced;
-
-struct IV3 {
-  I x, y, z;
-};
-// Inlined: these few interval operations are most of the filter's time, and GCC at -O2
-// otherwise keeps each a call.
-[[gnu::always_inline]] inline IV3 operator-(const IV3& a, const IV3& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
-[[gnu::always_inline]] inline I dot(const IV3& a, const IV3& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-[[gnu::always_inline]] inline IV3 cross(const IV3& a, const IV3& b) {
-  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
-}
-
-/// Enclosure of x0 + t (x1 - x0) for t in T.
-[[gnu::always_inline]] inline IV3 position(const Vec3& x0, const Vec3& x1, const I& t) {
-  auto c = [&](int k) { return I(x0[k]) + t * (I(x1[k]) - I(x0[k])); };
-  return {c(0), c(1), c(2)};
-}
+using namespace intervals;
 
 /// Enclosures of the four moving vertices for t in T.
 std::array<IV3, 4> positions(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1, const I& t) {
   return {position(x0[0], x1[0], t), position(x0[1], x1[1], t), position(x0[2], x1[2], t), position(x0[3], x1[3], t)};
 }
 
-/// det(x_b - x_a, x_c - x_a, x_d - x_a) at the instant t, for {a, b, c, d} = v: zero iff coplanar.
-I volume_at(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1, double t, const std::array<int, 4>& v) {
-  const auto x = positions(x0, x1, I(t));
-  return dot(cross(x[v[1]] - x[v[0]], x[v[2]] - x[v[0]]), x[v[3]] - x[v[0]]);
-}
-
 bool strict_sign_change(const I& f0, const I& f1) {
   return (f0.sup() < 0 && f1.inf() > 0) || (f0.inf() > 0 && f1.sup() < 0);
 }
 
-/// Is f(t) = det(U(t), V(t), W(t)) (each vector moving linearly) non-zero on all of [0, 1]?
-/// Its Bernstein coefficients are sums of determinants of the end vectors; all of one
-/// strict sign (outward-rounded) prove it. Contact needs coplanarity, so this proves separation.
-bool never_coplanar(const std::array<IV3, 2>& u, const std::array<IV3, 2>& v, const std::array<IV3, 2>& w) {
+/// f(t) = det(U(t), V(t), W(t)), each vector moving linearly over an interval, from the
+/// end vectors: b[k] is C(3, k) times f's k-th Bernstein coefficient on the interval (a sum
+/// of C(3, k) determinants of end vectors).
+std::array<I, 4> scaled_bernstein(const std::array<IV3, 2>& u, const std::array<IV3, 2>& v,
+                                  const std::array<IV3, 2>& w) {
   std::array<I, 4> b{I(0), I(0), I(0), I(0)};
   for (int i = 0; i < 2; ++i)
-    for (int j = 0; j < 2; ++j)
-      for (int k = 0; k < 2; ++k) b[i + j + k] += dot(cross(u[i], v[j]), w[k]);
+    for (int j = 0; j < 2; ++j) {
+      const IV3 uv = cross(u[i], v[j]);
+      b[i + j] += dot(uv, w[0]);
+      b[i + j + 1] += dot(uv, w[1]);
+    }
+  return b;
+}
+
+bool one_strict_sign(std::initializer_list<I> values) {
   bool positive = true, negative = true;
-  for (const I& c : b) { positive = positive && c.inf() > 0; negative = negative && c.sup() < 0; }
+  for (const I& c : values) { positive = positive && c.inf() > 0; negative = negative && c.sup() < 0; }
   return positive || negative;
 }
 
-/// Enclosures of x_j - x_i at t = t0 and t = t1.
-std::array<IV3, 2> difference(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1, int i, int j,
-                              double t0 = 0.0, double t1 = 1.0) {
-  auto iv = [](const Vec3& a) { return IV3{I(a.x()), I(a.y()), I(a.z())}; };
-  auto at = [&](double t) {  // the frames themselves exactly, a time between them enclosed
-    if (t == 0.0) return iv(x0[j]) - iv(x0[i]);
-    if (t == 1.0) return iv(x1[j]) - iv(x1[i]);
-    return position(x0[j], x1[j], I(t)) - position(x0[i], x1[i], I(t));
-  };
-  return {at(t0), at(t1)};
+/// Is f non-zero on all of the interval? Its Bernstein coefficients all of one strict sign
+/// (outward-rounded) prove it. Contact needs coplanarity, so this proves separation.
+bool never_coplanar(const std::array<I, 4>& b) { return one_strict_sign({b[0], b[1], b[2], b[3]}); }
+
+/// Is f strictly monotone on the interval? Its derivative's Bernstein coefficients, 3 times
+/// the differences of f's (here times 3 again), all of one strict sign prove it.
+bool strictly_monotone(const std::array<I, 4>& b) {
+  return one_strict_sign({b[1] - 3 * b[0], b[2] - b[1], 3 * b[3] - b[2]});
 }
 
-/// Are the four vertices, read as x_a and the three vectors x_b - x_a, x_c - x_a,
-/// x_d - x_a of v = {a, b, c, d}, never coplanar for t in [t0, t1]? On [t0, t1] each
-/// vector is still linear in t, so never_coplanar applies to its end values. Contact
-/// needs coplanarity, so this proves separation on [t0, t1] however close the
-/// primitives pass (where a separating direction does not exist or is not found).
-bool never_coplanar_on(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1, const std::array<int, 4>& v,
-                       double t0, double t1) {
-  return never_coplanar(difference(x0, x1, v[0], v[1], t0, t1), difference(x0, x1, v[0], v[2], t0, t1),
-                        difference(x0, x1, v[0], v[3], t0, t1));
-}
+/// The three vectors x_b - x_a, x_c - x_a, x_d - x_a of the coplanarity determinant of
+/// v = {a, b, c, d}, enclosed at both frames once per pair. At a time t each is
+/// u0 + t (u1 - u0): still linear in t on any interval, so the cubic's Bernstein test
+/// applies to its values at the interval's ends.
+struct CoplanarityVectors {
+  std::array<IV3, 3> d0, d1, slope;
+
+  CoplanarityVectors(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1, const std::array<int, 4>& v) {
+    auto iv = [](const Vec3& a) { return IV3{I(a.x()), I(a.y()), I(a.z())}; };
+    for (int k = 0; k < 3; ++k) {
+      d0[k] = iv(x0[v[k + 1]]) - iv(x0[v[0]]);
+      d1[k] = iv(x1[v[k + 1]]) - iv(x1[v[0]]);
+      slope[k] = d1[k] - d0[k];
+    }
+  }
+
+  /// The vectors at the instant t (the frames' own enclosures at t = 0 and 1).
+  std::array<IV3, 3> at(double t) const {
+    if (t == 0.0) return d0;
+    if (t == 1.0) return d1;
+    const I s(t);
+    return {d0[0] + s * slope[0], d0[1] + s * slope[1], d0[2] + s * slope[2]};
+  }
+
+  /// The determinant at the instant t: zero iff the four vertices are coplanar.
+  I volume(double t) const {
+    const auto d = at(t);
+    return dot(cross(d[0], d[1]), d[2]);
+  }
+
+  /// The cubic's scaled Bernstein coefficients on [t0, t1].
+  std::array<I, 4> on(double t0, double t1) const {
+    const auto a = at(t0), b = at(t1);
+    return scaled_bernstein({a[0], b[0]}, {a[1], b[1]}, {a[2], b[2]});
+  }
+
+  /// Are the four vertices never coplanar for t in [t0, t1]? Contact needs coplanarity, so
+  /// this proves separation on [t0, t1] however close the primitives pass (where a
+  /// separating direction does not exist or is not found).
+  bool never_coplanar_on(double t0, double t1) const { return never_coplanar(on(t0, t1)); }
+};
 
 /// The coplanarity cubic det(x_b - x_a, x_c - x_a, x_d - x_a)(t) of v = {a, b, c, d} in
 /// plain doubles: `coefficient[k]` is C(3, k) times its k-th Bernstein coefficient on
@@ -181,12 +195,16 @@ struct CoplanarityCubic {
 };
 
 /// N moving vertices; the first `na` form primitive A, the rest primitive B.
+/// Built once the rounding mode is set (it encloses the coplanarity vectors).
 template <int N>
 struct Motion {
   const std::array<Vec3, N>& x0;
   const std::array<Vec3, N>& x1;
   int na;
-  std::array<int, 4> coplanar;  ///< the vertex order of the coplanarity determinant
+  CoplanarityVectors coplanarity;
+
+  Motion(const std::array<Vec3, N>& x0, const std::array<Vec3, N>& x1, int na, const std::array<int, 4>& order)
+      : x0(x0), x1(x1), na(na), coplanarity(x0, x1, order) {}
 
   std::array<Vec3, N> at(double t) const {
     std::array<Vec3, N> x;
@@ -214,11 +232,6 @@ struct Motion {
   }
 };
 
-/// Bisection driver, in time order (earlier halves first). `directions(x, out)` lists
-/// candidate directions for the configuration x at the middle of an interval;
-/// `collides(t0, t1)` proves a contact in [t0, t1]. A collision is proven only after every
-/// earlier interval was proven separated, so the first contact lies in the interval
-/// reported in `first_contact` (narrowed by further halving while that stays proven).
 /// Is one of `directions` (taken at the middle of [t0, t1]) a separating direction for
 /// all t in [t0, t1]? `dirs` is scratch space.
 template <int N, class Directions>
@@ -231,39 +244,106 @@ bool separated_by_direction(const Motion<N>& m, Directions directions, double t0
   return false;
 }
 
-template <int N, class Directions, class Collides>
-MotionVerdict bisect_in_time(const Motion<N>& m, const MotionTestOptions& opt, Directions directions, Collides collides,
-                             std::array<double, 2>* first_contact) {
+/// What a search of [t0, t1] found: `separated` (all of it), `collision` (no contact in
+/// [t0, lo), a contact proven in [lo, hi]) or `inconclusive` (no contact in [t0, lo), then
+/// an interval neither proof decided within the budget).
+struct Search {
+  MotionVerdict verdict;
+  double lo, hi;
+};
+
+/// Bisection of [t0, t1] in time order (earlier halves first), down to `max_depth` levels
+/// and `max_nodes` intervals. `separated_on(a, b)` and `collides(a, b)` are the proofs on
+/// [a, b]. The intervals are examined in order and each is separated or split, so every
+/// interval before the current one is separated: the first proven contact is the first
+/// contact's bracket.
+template <class Separated, class Collides>
+Search search_in_time(double t0, double t1, int max_depth, int max_nodes, Separated separated_on, Collides collides) {
   struct Node { double t0, t1; int depth; };
-  std::vector<Node> stack{{0.0, 1.0, 0}};
-  std::vector<Vec3> dirs;
-  auto separated_on = [&](double t0, double t1) {
-    return separated_by_direction(m, directions, t0, t1, dirs) || never_coplanar_on(m.x0, m.x1, m.coplanar, t0, t1);
-  };
+  std::vector<Node> stack{{t0, t1, 0}};
   int nodes = 0;
   while (!stack.empty()) {
     const Node node = stack.back();
     stack.pop_back();
-    if (++nodes > opt.max_nodes) return MotionVerdict::inconclusive;
     const double mid = 0.5 * (node.t0 + node.t1);
+    if (++nodes > max_nodes) return {MotionVerdict::inconclusive, node.t0, t1};
     if (separated_on(node.t0, node.t1)) continue;
-    if (collides(node.t0, node.t1)) {
-      double t0 = node.t0, t1 = node.t1;
-      for (int k = 0; k < 60; ++k) {
-        const double h = 0.5 * (t0 + t1);
-        if (!(t0 < h && h < t1)) break;
-        if (separated_on(t0, h)) t0 = h;
-        else if (collides(t0, h)) t1 = h;
-        else break;
-      }
-      if (first_contact) *first_contact = {t0, t1};
-      return MotionVerdict::collision;
-    }
-    if (node.depth >= opt.max_depth || !(node.t0 < mid && mid < node.t1)) return MotionVerdict::inconclusive;
+    if (collides(node.t0, node.t1)) return {MotionVerdict::collision, node.t0, node.t1};
+    if (node.depth >= max_depth || !(node.t0 < mid && mid < node.t1)) return {MotionVerdict::inconclusive, node.t0, t1};
     stack.push_back({mid, node.t1, node.depth + 1});
     stack.push_back({node.t0, mid, node.depth + 1});
   }
-  return MotionVerdict::separated;
+  return {MotionVerdict::separated, t1, t1};
+}
+
+bool meets_any_in_plane(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1, const PlanarPointSegments& planar,
+                        double t0, double t1) {
+  for (int i = 0; i < planar.size; ++i)
+    if (meets_in_plane(x0, x1, planar.items[i], t0, t1)) return true;
+  return false;
+}
+
+/// The first zero of the coplanarity cubic in [lo, hi], where it is the first contact (no
+/// contact before lo, and in [lo, hi] the contacts are exactly the cubic's zeros), narrowed
+/// by the cubic alone: its sign at the middle, strictly opposite to its sign at lo, puts a
+/// zero in the left half; strictly the same, with the left half never coplanar, puts none
+/// there (or, the cubic proven monotone on [lo, hi], none anyway). One interval evaluation
+/// a level, mostly, instead of the separation and contact proofs. Stops (leaving [lo, hi]
+/// valid) where the sign at the middle is not certain.
+template <int N>
+void narrow_to_first_zero(const Motion<N>& m, double& lo, double& hi) {
+  const bool monotone = strictly_monotone(m.coplanarity.on(lo, hi));
+  const I f_lo = m.coplanarity.volume(lo);
+  const bool positive = f_lo.inf() > 0;  // the sign at lo, strict (the contact proof checked it)
+  for (int k = 0; k < 60; ++k) {
+    const double h = 0.5 * (lo + hi);
+    if (!(lo < h && h < hi)) break;
+    const I f = m.coplanarity.volume(h);
+    if (positive ? f.sup() < 0 : f.inf() > 0) hi = h;
+    else if ((positive ? f.inf() > 0 : f.sup() < 0) && (monotone || m.coplanarity.never_coplanar_on(lo, h)))
+      lo = h;
+    else break;
+  }
+}
+
+/// The motion test's bisection: [0, 1] searched within the options' budget for a contact
+/// that `cubic_contact` proves (the cubic changes sign strictly while the primitives are
+/// placed so that its zeros are contacts: then narrowed by the cubic alone) or the in-plane
+/// proof finds. Another bracket [lo, hi] is narrowed by searching its left half with a small
+/// budget of its own (separated: lo moves to the middle; a contact: the bracket becomes the
+/// one found; undecided: lo moves to where that search got stuck, and narrowing ends). The
+/// small search, not one test of the whole half, lets the bracket narrow where the
+/// primitives come so close before the contact that the half needs splitting to be
+/// separated (as where they are coplanar throughout: no coplanarity test can help there).
+template <int N, class Directions, class CubicContact>
+MotionVerdict bisect_in_time(const Motion<N>& m, const MotionTestOptions& opt, Directions directions,
+                             CubicContact cubic_contact, const PlanarPointSegments& planar,
+                             std::array<double, 2>* first_contact) {
+  std::vector<Vec3> dirs;
+  auto separated_on = [&](double t0, double t1) {
+    return separated_by_direction(m, directions, t0, t1, dirs) || m.coplanarity.never_coplanar_on(t0, t1);
+  };
+  auto collides = [&](double t0, double t1) {
+    return meets_any_in_plane(m.x0, m.x1, planar, t0, t1) || cubic_contact(t0, t1);
+  };
+  const Search found = search_in_time(0.0, 1.0, opt.max_depth, opt.max_nodes, separated_on, collides);
+  if (found.verdict != MotionVerdict::collision) return found.verdict;
+  double lo = found.lo, hi = found.hi;
+  if (cubic_contact(lo, hi)) {
+    narrow_to_first_zero(m, lo, hi);
+    if (first_contact) *first_contact = {lo, hi};
+    return MotionVerdict::collision;
+  }
+  for (int k = 0; k < 60; ++k) {
+    const double h = 0.5 * (lo + hi);
+    if (!(lo < h && h < hi)) break;
+    const Search left = search_in_time(lo, h, 4, 16, separated_on, collides);
+    lo = left.lo;
+    if (left.verdict == MotionVerdict::collision) hi = left.hi;
+    if (left.verdict == MotionVerdict::inconclusive) break;
+  }
+  if (first_contact) *first_contact = {lo, hi};
+  return MotionVerdict::collision;
 }
 
 /// Separation proven around the cubic's near zeros: each near zero t_i gets the window
@@ -282,11 +362,11 @@ bool separated_around_zeros(const Motion<N>& m, const CoplanarityCubic& cubic, D
   double start = 0.0;  // the gap [start, window's start) before each window
   for (std::size_t i = 0; i < zeros.size(); ++i) {
     const double lo = std::max(start, zeros[i] - w), hi = std::min(1.0, zeros[i] + w);
-    if (lo > start && !never_coplanar_on(m.x0, m.x1, m.coplanar, start, lo)) return false;
+    if (lo > start && !m.coplanarity.never_coplanar_on(start, lo)) return false;
     if (hi > lo && !separated_by_direction(m, directions, lo, hi, dirs)) return false;
     start = std::max(start, hi);
   }
-  return start >= 1.0 || never_coplanar_on(m.x0, m.x1, m.coplanar, start, 1.0);
+  return start >= 1.0 || m.coplanarity.never_coplanar_on(start, 1.0);
 }
 
 void point_triangle_directions(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c, std::vector<Vec3>& out) {
@@ -304,15 +384,18 @@ void edge_edge_directions(const Vec3& p0, const Vec3& p1, const Vec3& q0, const 
 
 MotionVerdict point_triangle_motion_test(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1,
                                  const MotionTestOptions& options, std::array<double, 2>* first_contact) {
-  const Motion<4> m{x0, x1, 1, {1, 2, 3, 0}};  // coplanarity: (b - a) x (c - a) . (p - a)
-  const CoplanarityCubic cubic(x0, x1, m.coplanar);
+  constexpr std::array<int, 4> order{1, 2, 3, 0};  // coplanarity: (b - a) x (c - a) . (p - a)
+  const CoplanarityCubic cubic(x0, x1, order);
   const CoplanarityCubic::Signs signs = cubic.signs();  // in doubles, before the rounding mode is set
   if (signs == CoplanarityCubic::Signs::one) return MotionVerdict::separated;
   CGAL::Protect_FPU_rounding<true> rounding;
-  if (signs == CoplanarityCubic::Signs::unsure && never_coplanar_on(x0, x1, m.coplanar, 0.0, 1.0))
+  const Motion<4> m(x0, x1, 1, order);
+  if (signs == CoplanarityCubic::Signs::unsure && m.coplanarity.never_coplanar_on(0.0, 1.0))
     return MotionVerdict::separated;
-  auto collides = [&](double t0, double t1) {
-    if (!strict_sign_change(volume_at(x0, x1, t0, m.coplanar), volume_at(x0, x1, t1, m.coplanar))) return false;
+  // A strict sign change of the coplanarity while p is strictly inside the triangle
+  // throughout T: the contacts in T are the cubic's zeros there, and there is one.
+  auto inside_crossing = [&](double t0, double t1) {
+    if (!strict_sign_change(m.coplanarity.volume(t0), m.coplanarity.volume(t1))) return false;
     const auto [p, a, b, c] = positions(x0, x1, I(t0, t1));
     const IV3 n = cross(b - a, c - a);
     return dot(cross(b - a, p - a), n).inf() > 0 && dot(cross(c - b, p - b), n).inf() > 0 &&
@@ -322,22 +405,25 @@ MotionVerdict point_triangle_motion_test(const std::array<Vec3, 4>& x0, const st
     point_triangle_directions(x[0], x[1], x[2], x[3], out);
   };
   if (separated_around_zeros(m, cubic, directions)) return MotionVerdict::separated;
-  return bisect_in_time(m, options, directions, collides, first_contact);
+  // Or p proven on an edge in a coordinate plane (axis_plane_contact.hpp).
+  return bisect_in_time(m, options, directions, inside_crossing, planar_point_segments(x0, x1, true), first_contact);
 }
 
 MotionVerdict edge_edge_motion_test(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1,
                             const MotionTestOptions& options, std::array<double, 2>* first_contact) {
-  const Motion<4> m{x0, x1, 2, {0, 1, 2, 3}};  // coplanarity: det(p1 - p0, q0 - p0, q1 - p0)
-  const CoplanarityCubic cubic(x0, x1, m.coplanar);
+  constexpr std::array<int, 4> order{0, 1, 2, 3};  // coplanarity: det(p1 - p0, q0 - p0, q1 - p0)
+  const CoplanarityCubic cubic(x0, x1, order);
   const CoplanarityCubic::Signs signs = cubic.signs();  // in doubles, before the rounding mode is set
   if (signs == CoplanarityCubic::Signs::one) return MotionVerdict::separated;
   CGAL::Protect_FPU_rounding<true> rounding;
-  if (signs == CoplanarityCubic::Signs::unsure && never_coplanar_on(x0, x1, m.coplanar, 0.0, 1.0))
+  const Motion<4> m(x0, x1, 2, order);
+  if (signs == CoplanarityCubic::Signs::unsure && m.coplanarity.never_coplanar_on(0.0, 1.0))
     return MotionVerdict::separated;
-  // A strict sign change of the coplanarity while the edges cross strictly
-  // inside each other throughout T (contact_conditions.hpp) proves a contact in T.
-  auto collides = [&](double t0, double t1) {
-    if (!strict_sign_change(volume_at(x0, x1, t0, m.coplanar), volume_at(x0, x1, t1, m.coplanar))) return false;
+  // A strict sign change of the coplanarity while the edges cross strictly inside each
+  // other throughout T (contact_conditions.hpp): the contacts in T are the cubic's zeros
+  // there (the lines are skew elsewhere), and there is one.
+  auto inside_crossing = [&](double t0, double t1) {
+    if (!strict_sign_change(m.coplanarity.volume(t0), m.coplanarity.volume(t1))) return false;
     const auto [p0, p1, q0, q1] = positions(x0, x1, I(t0, t1));
     const IV3 dp = p1 - p0, dq = q1 - q0, n = cross(dp, dq);
     return dot(cross(dp, q0 - p0), n).sup() < 0 && dot(cross(dp, q1 - p0), n).inf() > 0 &&
@@ -347,7 +433,8 @@ MotionVerdict edge_edge_motion_test(const std::array<Vec3, 4>& x0, const std::ar
     edge_edge_directions(x[0], x[1], x[2], x[3], out);
   };
   if (separated_around_zeros(m, cubic, directions)) return MotionVerdict::separated;
-  return bisect_in_time(m, options, directions, collides, first_contact);
+  // Or an end point proven on the other edge in a coordinate plane (axis_plane_contact.hpp).
+  return bisect_in_time(m, options, directions, inside_crossing, planar_point_segments(x0, x1, false), first_contact);
 }
 
 }  // namespace eipc::certify

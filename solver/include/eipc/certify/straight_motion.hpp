@@ -14,7 +14,9 @@
 // Collision proof: the coplanarity cubic changes sign strictly over T while,
 // throughout T, p is strictly inside the triangle
 // (g_k(t) = ((v_{k+1}-v_k) x (p-v_k)) . n(t) > 0, k = 0..2), or the edges
-// cross strictly inside each other (contact_conditions.hpp).
+// cross strictly inside each other (contact_conditions.hpp); or a point and a
+// segment (p and an edge, an end point and the other edge) that keep one coordinate
+// exactly equal in both frames meet inside that plane (src/certify/axis_plane_contact.hpp).
 //
 // Anything else that reaches the depth or node budget is `inconclusive`:
 // never a false `separated`.

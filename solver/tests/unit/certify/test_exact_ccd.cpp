@@ -119,6 +119,11 @@ TEST_CASE("exact CCD on degenerate motions with known answers", "[certify][ccd][
     collides_first_at(false, {O + Z, X + Z, 0.5 * X, 3 * X}, {O - Z, X - Z, 0.5 * X, 3 * X}, 0.5);
     separated(false, {O + Z, X + Z, 0.5 * X, 3 * X}, {O + 2 * Z, X + 2 * Z, 0.5 * X, 3 * X});
   }
+  SECTION("edges in the plane z = 0 crossing at t = 0, then pulled apart") {
+    // Strictly crossing only at the start; the crossing alone (no end on the other edge) says it.
+    collides_first_at(false, {-X, X, -Y, Y}, {-X + 3 * Y, X + 3 * Y, -Y, Y}, 0.0);
+    separated(false, {-X + 3 * Y, X + 3 * Y, -Y, Y}, {-X + 4 * Y, X + 4 * Y, -Y, Y});
+  }
   SECTION("collinear edges meeting end to end exactly at t = 1") {
     collides_first_at(false, {O, X, 3 * X, 4 * X}, {O, X, X, 2 * X}, 1.0);
   }
@@ -177,6 +182,45 @@ TEST_CASE("exact CCD agrees with the exact oracle on random and near-degenerate 
     }
   }
   std::cout << "[exact ccd vs oracle] " << queries << " motions, " << exact_path << " by the exact path\n";
+}
+
+TEST_CASE("a point meeting a segment in a coordinate plane is decided by the filter as the oracle decides it",
+          "[certify][ccd][exact][oracle]") {
+  // A point and a segment (p and a triangle edge; an end point and the other edge) that keep
+  // one coordinate exactly, sometimes with the fourth vertex in that plane too: the filter's
+  // in-plane contact proof (axis_plane_contact.hpp) brackets what used to need the exact path.
+  // The point crosses the segment's line near t = 1/3 (not a dyadic time: the filter's
+  // intervals never end there) inside the segment, just past either end (by 2^-30 of its
+  // length: no contact with it), on an end (a corner contact), or anywhere.
+  std::mt19937 rng(59);
+  std::uniform_int_distribution<int> grid(-64, 64);
+  auto g = [&] { return grid(rng) / 64.0; };
+  const std::array<double, 6> along{0.5, 0.25, -std::ldexp(1.0, -30), 1 + std::ldexp(1.0, -30), 0.0, 1.0};
+  int exact_path = 0, filtered_collisions = 0, queries = 0;
+  for (bool vf : {true, false}) {
+    for (int k = 0; k < 48; ++k, ++queries) {
+      const int axis = k % 3;
+      const double c = g();
+      Four x0, x1;
+      for (int i = 0; i < 4; ++i) { x0[i] = Vec3(g(), g(), g()); x1[i] = Vec3(g(), g(), g()); }
+      // vf: p = 0, segment 1-2; ee: p = 0 (end of edge 0-1), segment 2-3.
+      const int a = vf ? 1 : 2, b = vf ? 2 : 3;
+      const bool all_four = k % 4 == 3;
+      for (int i = 0; i < 4; ++i)
+        if (i == 0 || i == a || i == b || all_four) x0[i][axis] = x1[i][axis] = c;
+      const Vec3 third_a = x0[a] + (x1[a] - x0[a]) / 3, third_b = x0[b] + (x1[b] - x0[b]) / 3;
+      const double s = k % 7 == 6 ? g() : along[k % along.size()];
+      const Vec3 target = third_a + s * (third_b - third_a);
+      x1[0] = x0[0] + 3 * (target - x0[0]);  // p passes through `target` at t = 1/3 (up to rounding)
+      x1[0][axis] = c;
+      const int before = exact_path;
+      check_against_oracle(vf, x0, x1, exact_path);
+      filtered_collisions += exact_path == before && decide(vf, x0, x1).verdict == MotionVerdict::collision;
+    }
+  }
+  std::cout << "[in-plane contacts vs oracle] " << queries << " motions, " << exact_path << " by the exact path, "
+            << filtered_collisions << " collisions bracketed by the filter\n";
+  CHECK(filtered_collisions >= queries / 4);  // the in-plane proof is exercised
 }
 
 TEST_CASE("a collision's bracket is narrowed by the filter where the pair is not coplanar before it",
