@@ -348,9 +348,11 @@ class FlexEngine:
         collisions before it integrates, so they are recomputed on a scratch copy."""
         if not self.state_ready:
             mj = self.mj
-            mj.mju_copy(self.scratch.qpos, self.data.qpos)
-            mj.mju_copy(self.scratch.qvel, self.data.qvel)
-            mj.mj_fwdPosition(self.model, self.scratch)
+            # Only what positions and contacts need (a fifth of mj_fwdPosition's time here).
+            self.scratch.qpos[:] = self.data.qpos
+            mj.mj_kinematics(self.model, self.scratch)
+            mj.mj_flex(self.model, self.scratch)
+            mj.mj_collision(self.model, self.scratch)
             self.state_ready = True
         return self.scratch
 
@@ -410,7 +412,7 @@ class FlexEngine:
             n = int(self.data.warning[w].number)
             if n > self.warnings[int(w)]:
                 info = int(self.data.warning[w].lastinfo)
-                raise eipc.SolverFailure(f"MuJoCo warned at t = {self.data.time:.4f} s: {text} (info {info})")
+                raise eipc.SolverFailure(f"MuJoCo warned in the step to t = {self.data.time:.4f} s: {text} (info {info})")
 
     def positions(self):
         d = self._stored_state()
