@@ -58,7 +58,8 @@ def parse_args(argv):
     p.add_argument("--duration", type=float, help="simulated duration (s), overrides the scene")
     p.add_argument("--embedding", help="as eipc run; flex bodies are the full-resolution meshes only")
     p.add_argument("--out", help="trajectory file (default: <scene name>_mujoco-flex.h5)")
-    p.add_argument("--set", action="append", default=[], help="override a scene field: key.path=value")
+    # Repeatable, and several values at once (a settings file's or a search grid's list).
+    p.add_argument("--set", action="extend", nargs="+", default=[], help="override a scene field: key.path=value")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--max-wall", type=float, help="stop after this many wall-clock seconds (exit 3)")
     p.add_argument("--threads", type=int, default=1, help="accepted for eipc sweep; MuJoCo runs on one thread")
