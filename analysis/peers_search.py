@@ -310,7 +310,7 @@ def main():
     args.screen_wait = args.wait if args.screen_wait is None else args.screen_wait
     cfg = CUBE if args.scene == "cube_squeeze" else SCENES[args.scene]
     # eipc-mujoco-flex's settings are scenarios/peers/mujoco_flex_<scene>.toml (an underscore).
-    base = settings_file(args.engine.replace("-", "_"), args.scene)
+    base = args.base = settings_file(args.engine.replace("-", "_"), args.scene)
     settings = tomllib.load(open(base, "rb")) if os.path.exists(base) else {}
     args.work_dir = os.path.join(args.work, f"{args.scene}_{args.engine}")
     os.makedirs(args.work_dir, exist_ok=True)
@@ -379,7 +379,7 @@ def report(args, grid, rows, chosen, runs, best, pending=False):
                   f"hold {TASK_HOLD[0]:g}-{TASK_HOLD[1]:g} m g).")
     lines = [f"# Search: {args.engine} on {args.scene}", "",
              f"Made by `/usr/bin/python3 analysis/peers_search.py {' '.join(sys.argv[1:])}` on {time.strftime('%Y-%m-%d')} from the base settings "
-             f"`scenarios/peers/{args.engine}_{args.scene}.toml` (docs/peers.md; `settings_file`: the row that "
+             f"`{os.path.relpath(args.base, ROOT)}` (docs/peers.md; `settings_file`: the row that "
              f"equals it). Lift of {COMMANDED_LIFT[args.scene] * 1e3:.0f} mm commanded; depth: `eipc certify`'s "
              "deepest penetration; own depth: the engine's own deepest contact (MuJoCo); load: 1-minute load "
              f"average before the run (rounded down). Wall and CPU seconds only when the run started at load average < "
