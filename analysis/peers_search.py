@@ -5,11 +5,12 @@
         [--out results] [--max-wall 900] [--max-load 0.5] [--wait 300] [--top 4] [--repeats 3]
         [--max-redo 5] [--configs I,J,...] [--screen-wait S]
 
-SCENE: cube_squeeze, bubble_grasp_teddy or finray_plate_rack; ENGINE: mujoco, bullet or drake.
+SCENE: cube_squeeze, bubble_grasp_teddy or finray_plate_rack; ENGINE: mujoco, bullet, drake or
+mujoco-flex (bubble_grasp_teddy only).
 
 Stage 1 (screening) runs every configuration of GRIDS[(SCENE, ENGINE)] (or only those numbered
 in --configs, grid order from 0) once from the scene's base settings
-(scenarios/peers/<engine>_<scene>.toml); a configuration that equals the settings file is
+(scenarios/peers/<engine>_<scene>.toml, mujoco-flex: mujoco_flex_<scene>.toml); a configuration that equals the settings file is
 marked, and when none does, the settings file itself is screened as one more row. Each run is
 certified (`eipc certify --json`) and scored by its task outcome: lift of the object (of the
 commanded lift), hold force / m g, slip, frames with certified intersection, deepest certified
@@ -87,6 +88,18 @@ GRIDS = {
         [{"dt": h} for h in (0.02, 0.01)],
         [{"contact-approximation": a} for a in ("lagged", "similar")],
         [{"hydroelastic-modulus": m} for m in (3e7, 3e6, 1e6, 3e5)],
+    ],
+    # MuJoCo 4 with flex bodies (eipc-mujoco-flex; Newton, 1 mm margin, no flex self-collision from
+    # its settings file): the bubbles' modulus (the scene's, or the equal-force 2e4 Pa at which its
+    # Saint Venant-Kirchhoff bubble pushes as hard as eipc's, solver/peers/mujoco_flex/material_check.py),
+    # the step (the 2.2.2 row's 5 ms, and 2 ms within the docs' 1-4 ms), contact softness (MuJoCo's
+    # default, or the stiffest rows the discrete integrator keeps) and impratio (slow slippage).
+    ("bubble_grasp_teddy", "mujoco-flex"): [
+        [{}, {"set": ["bodies.1.material.youngs=2e4", "bodies.2.material.youngs=2e4"]}],
+        [{"max-substep": h} for h in (0.005, 0.002)],
+        [{"solref": [0.02, 1], "solimp": [0.9, 0.95, 0.001, 0.5, 2]},
+         {"solref": [0.005, 1], "solimp": [0.99, 0.999, 0.001, 0.5, 2]}],
+        [{"impratio": r} for r in (10, 100)],
     ],
     # Implicit with 3 Newton iterations: with Bullet's 1, driven nodes throw their neighbours
     # at h = 10 ms (docs/peers.md); face-rigid contact is off with implicit (the driver's default).
@@ -273,7 +286,7 @@ def write_csv(path, keys, rows):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("scene", choices=sorted({s for s, _ in GRIDS}))
-    ap.add_argument("engine", choices=["mujoco", "bullet", "drake"])
+    ap.add_argument("engine", choices=["mujoco", "bullet", "drake", "mujoco-flex"])
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--work", default="/tmp/eipc-search")
     ap.add_argument("--out", default=os.path.join(ROOT, "results"))
@@ -296,7 +309,8 @@ def main():
         sys.exit(2)
     args.screen_wait = args.wait if args.screen_wait is None else args.screen_wait
     cfg = CUBE if args.scene == "cube_squeeze" else SCENES[args.scene]
-    base = settings_file(args.engine, args.scene)
+    # eipc-mujoco-flex's settings are scenarios/peers/mujoco_flex_<scene>.toml (an underscore).
+    base = args.base = settings_file(args.engine.replace("-", "_"), args.scene)
     settings = tomllib.load(open(base, "rb")) if os.path.exists(base) else {}
     args.work_dir = os.path.join(args.work, f"{args.scene}_{args.engine}")
     os.makedirs(args.work_dir, exist_ok=True)
@@ -365,7 +379,7 @@ def report(args, grid, rows, chosen, runs, best, pending=False):
                   f"hold {TASK_HOLD[0]:g}-{TASK_HOLD[1]:g} m g).")
     lines = [f"# Search: {args.engine} on {args.scene}", "",
              f"Made by `/usr/bin/python3 analysis/peers_search.py {' '.join(sys.argv[1:])}` on {time.strftime('%Y-%m-%d')} from the base settings "
-             f"`scenarios/peers/{args.engine}_{args.scene}.toml` (docs/peers.md; `settings_file`: the row that "
+             f"`{os.path.relpath(args.base, ROOT)}` (docs/peers.md; `settings_file`: the row that "
              f"equals it). Lift of {COMMANDED_LIFT[args.scene] * 1e3:.0f} mm commanded; depth: `eipc certify`'s "
              "deepest penetration; own depth: the engine's own deepest contact (MuJoCo); load: 1-minute load "
              f"average before the run (rounded down). Wall and CPU seconds only when the run started at load average < "

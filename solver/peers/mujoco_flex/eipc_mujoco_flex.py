@@ -1,0 +1,558 @@
+"""eipc-mujoco-flex: an eipc scene run in MuJoCo 4 with its own deformables (3-D flex bodies),
+written as an eipc trajectory (docs/peers.md, "MuJoCo 4 flex").
+
+eipc-mujoco (C++, Debian's MuJoCo 2.2.2, no flex) makes every elastic body rigid. This driver
+uses the pip MuJoCo of the project's .venv and models every elastic body as a 3-D flex on the
+body's own full-resolution tet mesh and rest vertices, and lets the peers' run loop of the
+eipc module (eipc.PeerRun, the same C++ code as eipc-bullet, eipc-mujoco and eipc-drake) write
+the trajectory:
+
+- each vertex of an elastic body is a MuJoCo body on three world-axis slide joints with the
+  vertex's lumped mass (density x a quarter of its tets' volume), and the flex joins them with
+  eipc's tets, listed in eipc's vertex order (checked at start);
+- its elasticity is MuJoCo's (Saint Venant-Kirchhoff, the only 3-D flex model) with the
+  scene's Young's modulus and Poisson ratio, and the scene's Rayleigh beta as the flex's
+  Rayleigh damping (both stiffness-proportional, in seconds);
+- a body's prescribed vertices are pinned to a finger body (they are vertices of that body,
+  as flexcomp's <pin> does): a body on three world-axis slide joints whose PD servos
+  (position and velocity actuators) track the prescribed set's keyframed translation, its
+  weight compensated (gravcomp); MuJoCo's flex elasticity does not support mocap
+  attachments, and slide-joint attachments are its fast Newton path (docs below);
+- the ground is a plane; friction is the scene's on every flex and the plane.
+
+Every setting has its source in the per-scene settings file (scenarios/peers/
+mujoco_flex_<scene>.toml) and in docs/peers.md. Exit codes as the other peers: 0 complete,
+2 bad input or a scene the driver cannot map (naming the body and feature), 3 MuJoCo could
+not finish (trajectory kept, marked incomplete), 4 internal error. Run through the launcher
+`eipc-mujoco-flex` (build/bin), which finds an interpreter with mujoco and the eipc module.
+"""
+
+import argparse
+import json
+import math
+import signal
+import sys
+import tomllib
+
+EXIT_OK, EXIT_INPUT, EXIT_FAILED, EXIT_INTERNAL = 0, 2, 3, 4
+NAME = "mujoco-flex"
+
+
+class Unsupported(Exception):
+    """A scene feature this driver has no MuJoCo model for (exit 2, never dropped silently)."""
+
+
+class InputProblem(Exception):
+    pass
+
+
+# --------------------------------------------------------------------------- options
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(
+        prog="eipc-mujoco-flex",
+        description="run an eipc scene in MuJoCo 4 with flex deformables and write an eipc trajectory "
+                    "(docs/peers.md, 'MuJoCo 4 flex')")
+    p.add_argument("scene", help="scene file (JSON)")
+    p.add_argument("--dt", type=float, help="scene time step (s), overrides the scene")
+    p.add_argument("--duration", type=float, help="simulated duration (s), overrides the scene")
+    p.add_argument("--embedding", help="as eipc run; flex bodies are the full-resolution meshes only")
+    p.add_argument("--out", help="trajectory file (default: <scene name>_mujoco-flex.h5)")
+    # Repeatable, and several values at once (a settings file's or a search grid's list).
+    p.add_argument("--set", action="extend", nargs="+", default=[], help="override a scene field: key.path=value")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--max-wall", type=float, help="stop after this many wall-clock seconds (exit 3)")
+    p.add_argument("--threads", type=int, default=1, help="accepted for eipc sweep; MuJoCo runs on one thread")
+    p.add_argument("--config", help="read options from a TOML file (keys: the long options)")
+    p.add_argument("--max-substep", type=float, default=0.0,
+                   help="longest MuJoCo step (s): each scene step is split into equal MuJoCo steps no longer than "
+                        "this (default 0: one MuJoCo step per scene step)")
+    p.add_argument("--integrator", default="discrete", choices=["discrete", "Euler"],
+                   help="option/integrator (default discrete: the only one that integrates flex elasticity "
+                        "implicitly)")
+    p.add_argument("--solver", default="Newton", choices=["Newton", "CG"], help="option/solver (PGS has no flex)")
+    p.add_argument("--tolerance", type=float, default=1e-6, help="option/tolerance (default 1e-6)")
+    p.add_argument("--iterations", type=int, default=100, help="option/iterations (default 100, MuJoCo's)")
+    p.add_argument("--ls-iterations", type=int, default=50, help="option/ls_iterations (default 50, MuJoCo's)")
+    p.add_argument("--cone", default="elliptic", choices=["elliptic", "pyramidal"], help="option/cone")
+    p.add_argument("--impratio", type=float, default=10.0, help="option/impratio (default 10)")
+    p.add_argument("--margin", type=float, default=0.0,
+                   help="contact margin (m) of every contact pair (each flex and the ground get half: MuJoCo adds "
+                        "the two sides' margins)")
+    p.add_argument("--solref", type=float, nargs=2, default=[0.02, 1.0], metavar=("TIMECONST", "DAMPRATIO"),
+                   help="contact solref of every flex and the ground (default 0.02 1, MuJoCo's)")
+    p.add_argument("--solimp", type=float, nargs=5, default=[0.9, 0.95, 0.001, 0.5, 2.0],
+                   metavar=("DMIN", "DMAX", "WIDTH", "MID", "POWER"),
+                   help="contact solimp (default 0.9 0.95 0.001 0.5 2, MuJoCo's)")
+    p.add_argument("--selfcollide", default="auto", choices=["none", "narrow", "bvh", "sap", "auto"],
+                   help="flex/contact/selfcollide (default auto, MuJoCo's)")
+    p.add_argument("--activelayers", type=int, default=1, help="flex/contact/activelayers (default 1, MuJoCo's)")
+    p.add_argument("--servo-kp", type=float, nargs=3, default=[1e4, 1e4, 1e4], metavar=("KX", "KY", "KZ"),
+                   help="finger servos' position gains (N/m) per world axis")
+    p.add_argument("--servo-damping-ratio", type=float, default=1.0,
+                   help="finger servos' damping ratio: velocity gain 2 z sqrt(kp m)")
+    p.add_argument("--finger-mass", type=float, default=0.2, help="mass of each finger body (kg)")
+    p.add_argument("--force-limit", type=float, default=0.0,
+                   help="finger servos' force range +-F (N) per axis, position and velocity actuator each "
+                        "(actuator/forcerange; default 0: unlimited)")
+    p.add_argument("--memory", default="",
+                   help="size/memory, MuJoCo's arena for contacts and constraints (e.g. 200M; default: MuJoCo's)")
+    p.add_argument("--mjcf-out", help="also write the composed MJCF model to this file")
+    first = p.parse_args(argv)
+    if first.config:
+        try:
+            with open(first.config, "rb") as f:
+                table = tomllib.load(f)
+        except (OSError, tomllib.TOMLDecodeError) as e:
+            raise InputProblem(f"{first.config}: {e}")
+        known = {a.dest for a in p._actions}
+        defaults = {}
+        for key, value in table.items():
+            dest = key.replace("-", "_")
+            if dest not in known or dest in ("scene", "config"):
+                raise InputProblem(f"{first.config}: unknown option '{key}'")
+            defaults[dest] = value
+        p.set_defaults(**defaults)
+        opts = p.parse_args(argv)  # the command line wins over the file
+    else:
+        opts = first
+    for name in ("max_substep", "margin", "finger_mass", "force_limit", "tolerance"):
+        if getattr(opts, name) < 0:
+            raise InputProblem(f"--{name.replace('_', '-')}: must not be negative")
+    if opts.finger_mass <= 0:
+        raise InputProblem("--finger-mass: must be positive (the finger body carries slide joints)")
+    if any(k <= 0 for k in opts.servo_kp):
+        raise InputProblem("--servo-kp: gains must be positive")
+    return opts
+
+
+# --------------------------------------------------------------------------- scene -> MJCF
+
+def num(x):
+    return repr(float(x))
+
+
+def nums(values):
+    return " ".join(num(x) for x in values)
+
+
+def lumped_masses(np, rest, tets, density):
+    """Each vertex's mass: density x a quarter of the volume of every tet it belongs to."""
+    x = rest[tets]
+    vol = np.abs(np.einsum("ij,ij->i", np.cross(x[:, 1] - x[:, 0], x[:, 2] - x[:, 0]), x[:, 3] - x[:, 0])) / 6
+    m = np.zeros(len(rest))
+    np.add.at(m, tets.ravel(), np.repeat(vol * density / 4, 4))
+    return m, vol.sum()
+
+
+class FlexEngine:
+    """The scene as an MJCF model of flex bodies; the engine interface eipc.PeerRun.run() drives."""
+
+    name = NAME
+
+    def __init__(self, run, opts):
+        import numpy as np
+        import mujoco
+
+        self.np, self.mj = np, mujoco
+        self.run, self.opts = run, opts
+        self.bodies = run.bodies
+        h = run.dt
+        self.substeps = max(1, math.ceil(h / opts.max_substep - 1e-9)) if opts.max_substep > 0 else 1
+        self.h = h / self.substeps
+        self.version = f"MuJoCo {mujoco.mj_versionString()} (pip; 3-D flex bodies, integrator {opts.integrator}, " \
+                       f"solver {opts.solver})"
+        scene_bodies = run.scene["bodies"]
+        self.mu = float(run.scene.get("contact", {}).get("friction", 0.0))
+
+        for k, b in enumerate(self.bodies):
+            if b["kinematic"]:
+                raise Unsupported(f"body '{b['name']}': a kinematic body (this driver has flex bodies only)")
+            if b["embedding"] != "full":
+                raise Unsupported(f"body '{b['name']}': embedding '{b['embedding']}' (a flex is the full-resolution "
+                                  "tet mesh)")
+            if b["material"]["model"] not in ("linear_corotated", "neo_hookean"):
+                raise Unsupported(f"body '{b['name']}': material model '{b['material']['model']}' (MuJoCo's 3-D flex "
+                                  "is an elastic FEM body, Saint Venant-Kirchhoff)")
+            if not b["tets"]:
+                raise Unsupported(f"body '{b['name']}': a surface-only body (a 3-D flex needs tets)")
+            if b["prescribed_nodes"] and not b["has_motion"]:
+                raise Unsupported(f"body '{b['name']}': prescribed vertices without motion")
+            if b["prescribed_nodes"] and len(b["prescribed_nodes"]) == len(b["rest"]):
+                raise Unsupported(f"body '{b['name']}': every vertex prescribed (a rigid flex)")
+        # The fingers' drive is three world-axis slide joints: rotating motions cannot be followed.
+        self.times = [n * h for n in range(run.steps + 1)]
+        for b in self.bodies:
+            if b["prescribed_nodes"]:
+                for t in self.times:
+                    if any(abs(r) > 0 for r in run.motion_at(b["name"], t)["rotation_deg"]):
+                        raise Unsupported(f"body '{b['name']}': a rotating prescribed motion (its finger body is "
+                                          "driven on three slide joints)")
+        self.initial_velocity = [np.array(sb.get("velocity", [0, 0, 0]), float) for sb in scene_bodies]
+
+        self.xml = self._compose_mjcf()
+        if opts.mjcf_out:
+            with open(opts.mjcf_out, "w", encoding="utf-8") as f:
+                f.write(self.xml)
+        try:
+            self.model = mujoco.MjModel.from_xml_string(self.xml)
+        except ValueError as e:
+            raise Unsupported(f"the composed model (MuJoCo: {str(e).strip()})")
+        self.data = mujoco.MjData(self.model)
+        self.scratch = mujoco.MjData(self.model)
+        m = self.model
+        # Which flex is which body, and its vertices: the flex's vertex order must be eipc's.
+        self.flex_of = []
+        for k, b in enumerate(self.bodies):
+            f = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_FLEX, b["name"])
+            if f < 0 or m.flex_vertnum[f] != len(b["rest"]) or m.flex_elemnum[f] != len(b["tets"]):
+                raise RuntimeError(f"MuJoCo's flex '{b['name']}' does not have the body's vertices and tets")
+            self.flex_of.append(f)
+        self.body_of_flex = {f: k for k, f in enumerate(self.flex_of)}
+        self.ground_geom = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_GEOM, "ground")
+        self.actuators = {}
+        for b in self.fingers:
+            self.actuators[b["name"]] = [mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_ACTUATOR, f"{b['name']}_{kind}{a}")
+                                         for kind in "pv" for a in "xyz"]
+        # Initial velocities of the free vertices (the finger bodies start at rest, as the keyframes do).
+        for k, b in enumerate(self.bodies):
+            v = self.initial_velocity[k]
+            if not v.any():
+                continue
+            for i in range(len(b["rest"])):
+                if i in self.pinned[k]:
+                    continue
+                body = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_BODY, f"{b['name']}_v{i}")
+                dof = m.body_dofadr[body]
+                self.data.qvel[dof:dof + 3] = v
+        self._drive(0.0)
+        mujoco.mj_forward(m, self.data)
+        self.state_ready = False
+        for k, b in enumerate(self.bodies):
+            x = self._flex_positions(self.data, k)
+            rest = np.array(b["rest"])
+            if x.shape != rest.shape or np.abs(x - rest).max() > 1e-12:
+                raise RuntimeError(f"MuJoCo's vertices of '{b['name']}' are not the scene's (off by "
+                                   f"{np.abs(x - rest).max():.3g} m)")
+        self.warnings = [int(w.number) for w in self.data.warning]
+        self.step_index = 0
+        self.contacts_peak = 0
+        self.constraints_peak = 0
+        self.solver_iterations_peak = 0
+
+    # ------------------------------------------------------------------ model
+    def _compose_mjcf(self):
+        np, o, run = self.np, self.opts, self.run
+        # MuJoCo adds the two sides' margins for a flex contact (flex-flex and flex-geom,
+        # src/engine/engine_collision_driver.c), so each side gets half the pair's margin.
+        contact = (f'margin="{num(o.margin / 2)}" solref="{nums(o.solref)}" solimp="{nums(o.solimp)}" condim="3" '
+                   f'friction="{num(self.mu)} 0.005 0.0001"')
+        world, flexes, actuators = [], [], []
+        if run.ground_height is not None:
+            world.append(f'<geom name="ground" type="plane" size="0 0 1" pos="0 0 {num(run.ground_height)}" '
+                         f'{contact}/>')
+        self.fingers, self.pinned, self.mapping_ = [], [], []
+        axes = ("1 0 0", "0 1 0", "0 0 1")
+        finger_inertia = num(o.finger_mass * 1e-4)
+        for k, b in enumerate(self.bodies):
+            rest = np.array(b["rest"], float)
+            tets = np.array(b["tets"], int)
+            mat = b["material"]
+            masses, volume = lumped_masses(np, rest, tets, mat["density"])
+            pinned = set(int(i) for i in b["prescribed_nodes"])
+            self.pinned.append(pinned)
+            names, vertex = [], []
+            if pinned:
+                # The finger: its frame is the world's at t = 0, so the pinned vertices' local
+                # coordinates are their rest positions and the slide joints' positions are the
+                # keyframes' translation.
+                finger = f"{b['name']}_finger"
+                joints = "".join(f'<joint name="{finger}_{a}" type="slide" axis="{ax}"/>' for a, ax in zip("xyz", axes))
+                world.append(f'<body name="{finger}" gravcomp="1"><inertial pos="0 0 0" mass="{num(o.finger_mass)}" '
+                             f'diaginertia="{finger_inertia} {finger_inertia} {finger_inertia}"/>{joints}</body>')
+                limit = f' forcelimited="true" forcerange="{num(-o.force_limit)} {num(o.force_limit)}"' \
+                    if o.force_limit > 0 else ""
+                for a, kp in zip("xyz", o.servo_kp):
+                    actuators.append(f'<position name="{b["name"]}_p{a}" joint="{finger}_{a}" kp="{num(kp)}"{limit}/>')
+                for a, kp in zip("xyz", o.servo_kp):
+                    kv = 2 * o.servo_damping_ratio * math.sqrt(kp * o.finger_mass)
+                    actuators.append(f'<velocity name="{b["name"]}_v{a}" joint="{finger}_{a}" kv="{num(kv)}"{limit}/>')
+                self.fingers.append(b)
+            for i in range(len(rest)):
+                if i in pinned:
+                    names.append(f"{b['name']}_finger")
+                    vertex.append(rest[i])
+                    continue
+                # A point mass on three world-axis slides, as flexcomp generates (its inertiabox
+                # default, 5 mm, for the rotational inertia MuJoCo requires of every body).
+                name = f"{b['name']}_v{i}"
+                names.append(name)
+                vertex.append((0.0, 0.0, 0.0))
+                inertia = num(masses[i] * 0.005 ** 2 / 6)
+                world.append(f'<body name="{name}" pos="{nums(rest[i])}"><inertial pos="0 0 0" mass="{num(masses[i])}" '
+                             f'diaginertia="{inertia} {inertia} {inertia}"/>'
+                             '<joint type="slide" axis="1 0 0"/><joint type="slide" axis="0 1 0"/>'
+                             '<joint type="slide" axis="0 0 1"/></body>')
+            flexes.append(
+                f'<flex name="{b["name"]}" dim="3" radius="0" body="{" ".join(names)}" '
+                f'vertex="{nums(np.ravel(vertex))}" element="{" ".join(str(int(v)) for v in tets.ravel())}">'
+                f'<contact {contact} selfcollide="{o.selfcollide}" activelayers="{o.activelayers}"/>'
+                f'<elasticity young="{num(mat["youngs"])}" poisson="{num(mat["poisson"])}" '
+                f'damping="{num(b["rayleigh_beta"])}"/></flex>')
+            free_mass = float(sum(masses[i] for i in range(len(rest)) if i not in pinned))
+            self.mapping_.append({
+                "body": b["name"],
+                "eipc_model": f"{mat['model']}, E {mat['youngs']:g} Pa, nu {mat['poisson']:g}, rho {mat['density']:g}, "
+                              f"beta {b['rayleigh_beta']:g} s, {len(rest)} vertices, {len(tets)} tets"
+                              + (f", {len(pinned)} prescribed" if pinned else ""),
+                "peer_model": f"3-D flex (Saint Venant-Kirchhoff), E {mat['youngs']:g} Pa, nu {mat['poisson']:g}, "
+                              f"Rayleigh damping {b['rayleigh_beta']:g} s, {len(rest)} vertices, {len(tets)} tets, "
+                              f"lumped masses {free_mass:.6g} kg on {len(rest) - len(pinned)} free vertices"
+                              + (f", {len(pinned)} vertices pinned to a servo-driven finger body "
+                                 f"({o.finger_mass:g} kg, slide joints x y z)" if pinned else ""),
+                "mass": float(volume * mat["density"]),
+                "parameters": {"friction": [self.mu, 0.005, 0.0001], "selfcollide": o.selfcollide,
+                               "activelayers": o.activelayers},
+            })
+        size = f'<size memory="{o.memory}"/>' if o.memory else ""
+        return (
+            '<mujoco model="eipc">\n'
+            '  <compiler angle="radian"/>\n'
+            f'  <option timestep="{num(self.h)}" gravity="{nums(run.gravity)}" integrator="{o.integrator}" '
+            f'cone="{o.cone}" impratio="{num(o.impratio)}" solver="{o.solver}" tolerance="{num(o.tolerance)}" '
+            f'iterations="{o.iterations}" ls_iterations="{o.ls_iterations}"/>\n'
+            f'  {size}\n'
+            '  <worldbody>\n    ' + "\n    ".join(world) + '\n  </worldbody>\n'
+            '  <deformable>\n    ' + "\n    ".join(flexes) + '\n  </deformable>\n'
+            + ('  <actuator>\n    ' + "\n    ".join(actuators) + '\n  </actuator>\n' if actuators else "")
+            + '</mujoco>\n')
+
+    # ------------------------------------------------------------------ driving
+    def _drive(self, t):
+        """Servo targets for the MuJoCo step ending at t: the keyframes' translation at t and the
+        velocity that reaches it over the step (as eipc-mujoco's servo drive)."""
+        for b in self.fingers:
+            now = self.run.motion_at(b["name"], t)["translation"]
+            before = self.run.motion_at(b["name"], max(t - self.h, 0.0))["translation"]
+            ids = self.actuators[b["name"]]
+            for a in range(3):
+                self.data.ctrl[ids[a]] = now[a]
+                self.data.ctrl[ids[3 + a]] = (now[a] - before[a]) / self.h if t > 0 else 0.0
+
+    def _flex_positions(self, data, k):
+        f = self.flex_of[k]
+        a, n = self.model.flex_vertadr[f], self.model.flex_vertnum[f]
+        return data.flexvert_xpos[a:a + n].copy()
+
+    def _stored_state(self):
+        """Positions and contacts at the state after the step: mj_step computes positions and
+        collisions before it integrates, so they are recomputed on a scratch copy."""
+        if not self.state_ready:
+            mj = self.mj
+            # Only what positions and contacts need (a fifth of mj_fwdPosition's time here).
+            self.scratch.qpos[:] = self.data.qpos
+            mj.mj_kinematics(self.model, self.scratch)
+            mj.mj_flex(self.model, self.scratch)
+            mj.mj_collision(self.model, self.scratch)
+            self.state_ready = True
+        return self.scratch
+
+    # ------------------------------------------------------------------ engine interface
+    def parameters(self):
+        o = self.opts
+        return {
+            "engine": NAME, "dt": self.run.dt, "substeps": self.substeps, "timestep": self.h,
+            "integrator": o.integrator, "solver": o.solver, "tolerance": o.tolerance, "iterations": o.iterations,
+            "ls_iterations": o.ls_iterations, "cone": o.cone, "impratio": o.impratio, "margin": o.margin,
+            "solref": list(o.solref), "solimp": list(o.solimp), "selfcollide": o.selfcollide,
+            "activelayers": o.activelayers, "friction": [self.mu, 0.005, 0.0001],
+            "drive": "servo: finger bodies on x, y, z slide joints, position + velocity actuators, gravcomp 1",
+            "servo_kp": list(o.servo_kp), "servo_damping_ratio": o.servo_damping_ratio,
+            "finger_mass": o.finger_mass, "force_limit": o.force_limit or None, "memory": o.memory or None,
+            "config": o.config,
+        }
+
+    def mapping(self):
+        return self.mapping_
+
+    def step(self):
+        import eipc
+        if STOP:  # a signal arrived: end the run here, its trajectory kept (incomplete)
+            raise KeyboardInterrupt(f"interrupted by {STOP[0]}")
+        mj, m, d = self.mj, self.model, self.data
+        t0 = self.step_index * self.run.dt
+        for j in range(1, self.substeps + 1):
+            self._drive(t0 + j * self.h)
+            try:
+                mj.mj_step(m, d)
+            except Exception as e:  # MuJoCo's own errors (e.g. its arena is full)
+                raise eipc.SolverFailure(f"MuJoCo: {str(e).strip().splitlines()[0]}")
+            self.contacts_peak = max(self.contacts_peak, int(d.ncon))
+            self.constraints_peak = max(self.constraints_peak, int(d.nefc))
+            self.solver_iterations_peak = max(self.solver_iterations_peak, int(d.solver_niter[0]))
+            self._check_warnings()
+        self.step_index += 1
+        self.state_ready = False
+        return self.substeps
+
+    def _check_warnings(self):
+        """MuJoCo's warnings end the run (exit 3): it carries on after them with a reset or
+        under-converged state, which would be stored as if it were a result."""
+        import eipc
+        mj = self.mj
+        why = {
+            mj.mjtWarning.mjWARN_INERTIA: "the effective-metric solve did not converge or the inertia is singular "
+                                         "(raise --iterations, or a smaller --max-substep)",
+            mj.mjtWarning.mjWARN_CONTACTFULL: "its contact buffer is full (raise --memory)",
+            mj.mjtWarning.mjWARN_CNSTRFULL: "its constraint buffer is full (raise --memory)",
+            mj.mjtWarning.mjWARN_BADQPOS: "a bad number in qpos (it resets the state)",
+            mj.mjtWarning.mjWARN_BADQVEL: "a bad number in qvel (it resets the state)",
+            mj.mjtWarning.mjWARN_BADQACC: "a bad number in qacc (it resets the state)",
+        }
+        for w, text in why.items():
+            n = int(self.data.warning[w].number)
+            if n > self.warnings[int(w)]:
+                info = int(self.data.warning[w].lastinfo)
+                raise eipc.SolverFailure(f"MuJoCo warned in the step to t = {self.data.time:.4f} s: {text} (info {info})")
+
+    def positions(self):
+        d = self._stored_state()
+        return [self._flex_positions(d, k) for k in range(len(self.bodies))]
+
+    def _side(self, con, s):
+        """The scene body (index) or 'ground' on side s of a contact; None for anything else."""
+        if con.flex[s] >= 0:
+            return self.body_of_flex.get(int(con.flex[s]))
+        if con.geom[s] == self.ground_geom:
+            return "ground"
+        return None
+
+    def contact_forces(self):
+        """Per body pair, the summed force of every active contact (mj_contactForce, in the
+        contact frame, turned to world axes): the contact frame's normal points from side 0 to
+        side 1, and the force is the one on side 1. Self contacts of a flex are left out."""
+        np, mj, m, d = self.np, self.mj, self.model, self.data
+        out = {}
+        f6 = np.zeros(6)
+        for c in range(d.ncon):
+            con = d.contact[c]
+            if con.efc_address < 0:
+                continue
+            a, b = self._side(con, 1), self._side(con, 0)
+            if a is None or b is None:
+                raise RuntimeError(f"MuJoCo reports a contact with something that is no scene body "
+                                   f"(geom {tuple(con.geom)}, flex {tuple(con.flex)})")
+            if a == b:
+                continue
+            mj.mj_contactForce(m, d, c, f6)
+            frame = np.array(con.frame).reshape(3, 3)
+            normal = f6[0] * frame[0]
+            friction = f6[1] * frame[1] + f6[2] * frame[2]
+            if a == "ground" or (b != "ground" and b < a):  # one entry per pair: (earlier body, later or ground)
+                a, b, normal, friction = b, a, -normal, -friction
+            e = out.setdefault((a, b), {"body_a": a, "body_b": -1 if b == "ground" else b, "normal": np.zeros(3),
+                                        "friction": np.zeros(3), "pairs": 0})
+            e["normal"] += normal
+            e["friction"] += friction
+            e["pairs"] += 1
+        return [dict(e, normal=e["normal"].tolist(), friction=e["friction"].tolist()) for e in out.values()]
+
+    def min_distance(self):
+        """MuJoCo's own least signed distance of the contacts its collision detection finds at
+        the stored state (negative: penetration), NaN without contacts."""
+        d = self._stored_state()
+        dist = [d.contact[c].dist for c in range(d.ncon)]
+        return float(min(dist)) if dist else float("nan")
+
+    def usage(self):
+        return {"contacts_peak": self.contacts_peak, "constraints_peak": self.constraints_peak,
+                "solver_iterations_peak": self.solver_iterations_peak, "nv": int(self.model.nv)}
+
+
+# --------------------------------------------------------------------------- main
+
+STOP = []  # the signal that asked the run to stop (acted on before the next step)
+
+
+def on_signal(number, frame):
+    """First SIGINT/SIGTERM: stop before the next step, so the trajectory is finished
+    (incomplete, with the reason, exit 3); a second one interrupts at once."""
+    STOP.append(signal.Signals(number).name)
+    signal.signal(number, signal.SIG_DFL if number == signal.SIGTERM else signal.default_int_handler)
+
+
+def print_summary(summary, as_json):
+    if as_json:
+        print(json.dumps(summary, indent=2))
+        return
+    reason = summary.get("reason", "")
+    print(f"engine            {summary['engine']}")
+    print(f"status            {summary['status']}" + (f" ({reason})" if reason else ""))
+    print(f"steps             {summary['steps']}")
+    print(f"simulated time    {summary['simulated_seconds']:.4f} s")
+    print(f"wall time         {summary['wall_seconds']:.3f} s")
+    print(f"real-time factor  {summary['real_time_factor']:.3f} (simulated / wall)")
+    print(f"MuJoCo steps      {summary['newton_iterations_mean']:.2f} per scene step")
+    print(f"trajectory        {summary['output']}")
+
+
+def main(argv):
+    try:
+        opts = parse_args(argv)
+    except InputProblem as e:
+        print(f"error: {e}", file=sys.stderr)
+        return EXIT_INPUT
+    try:
+        import eipc
+    except ImportError as e:
+        print(f"error: the eipc Python module is not importable ({e}); build it (EIPC_TARGETS=eipc_python "
+              "ci/build build) and run eipc-mujoco-flex from the build's bin/", file=sys.stderr)
+        return EXIT_INPUT
+    try:
+        import mujoco
+    except ImportError as e:
+        print(f"error: mujoco is not importable with {sys.executable} ({e}); ci/setup-deps installs it",
+              file=sys.stderr)
+        return EXIT_INPUT
+    # MuJoCo's default log handler writes its warnings to MUJOCO_LOG.TXT in the working
+    # directory; they go to stderr instead (stdout carries --json).
+    mujoco.set_mju_user_warning(lambda text: print(f"mujoco: {text.strip()}", file=sys.stderr))
+    if int(mujoco.__version__.split(".")[0]) < 3:
+        print(f"error: mujoco {mujoco.__version__} has no flex bodies (3.0 added them)", file=sys.stderr)
+        return EXIT_INPUT
+    try:
+        run = eipc.PeerRun(opts.scene, dt=opts.dt, duration=opts.duration, embedding=opts.embedding, set=opts.set)
+        engine = FlexEngine(run, opts)
+    except eipc.InputError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return EXIT_INPUT
+    except Unsupported as e:
+        print(f"error: {opts.scene}: {e} cannot be mapped to {NAME}", file=sys.stderr)
+        return EXIT_INPUT
+    except InputProblem as e:
+        print(f"error: {e}", file=sys.stderr)
+        return EXIT_INPUT
+    out = opts.out or f"{run.name}_{NAME}.h5"
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+    try:
+        summary = run.run(engine, out, max_wall=opts.max_wall, progress=sys.stderr.isatty())
+    except eipc.InputError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return EXIT_INPUT
+    print_summary(summary, opts.json)
+    if summary["status"] != "complete":
+        print(f"error: {NAME} could not finish: {summary.get('reason', '')}", file=sys.stderr)
+        return EXIT_FAILED
+    return EXIT_OK
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except SystemExit:
+        raise
+    except BaseException:  # internal error: exit 4 with the traceback
+        import traceback
+        traceback.print_exc()
+        sys.exit(EXIT_INTERNAL)
