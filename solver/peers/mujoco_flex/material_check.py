@@ -27,7 +27,7 @@ import h5py
 import numpy as np
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
-SETTINGS = os.path.join(ROOT, "scenarios", "peers", "mujoco_flex_bubble_grasp_teddy.toml")
+SETTINGS = os.path.join(ROOT, "scenarios", "peers", "mujoco-flex_bubble_grasp_teddy.toml")
 
 
 def cube_scene():
