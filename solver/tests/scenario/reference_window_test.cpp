@@ -39,11 +39,15 @@ std::string command_output(const std::string& cmd, int& code) {
 std::string quoted(const std::string& s) { return "'" + s + "'"; }
 
 /// The manifest entry's run, cut to `window` seconds, must reproduce the reference's frames.
-void check_reference_window(const fs::path& manifest_path, const std::string& embedding, double window) {
-  INFO("reference " << manifest_path.string() << " [" << embedding << "]");
+/// A peer engine's entry (reference/make --engine) is re-run by its driver beside eipc, with
+/// its settings file; skipped (with a warning) when the driver cannot run here.
+void check_reference_window(const fs::path& manifest_path, const std::string& key, double window) {
+  INFO("reference " << manifest_path.string() << " [" << key << "]");
   const nlohmann::json manifest = nlohmann::json::parse(std::ifstream(manifest_path));
-  REQUIRE(manifest["entries"].contains(embedding));
-  const nlohmann::json& entry = manifest["entries"][embedding];
+  REQUIRE(manifest["entries"].contains(key));
+  const nlohmann::json& entry = manifest["entries"][key];
+  const std::string embedding = entry.value("embedding", key);
+  const std::string engine = entry.value("engine", std::string("eipc"));
   const fs::path reference = manifest_path.parent_path() / entry["file"].get<std::string>();
   const fs::path scene = repo_root / entry["scene"].get<std::string>();
 
@@ -54,10 +58,25 @@ void check_reference_window(const fs::path& manifest_path, const std::string& em
   REQUIRE(sha == entry["scene_sha256"].get<std::string>());
 
   const double every = entry["output_every"].get<double>();
-  const fs::path out = fs::temp_directory_path() / fmt::format("eipc_refwin_{}_{}.h5", ::getpid(), embedding);
-  std::string cmd = fmt::format("{} run {} --dt {} --embedding {} --set output.every={} --duration {} --out {}",
-                                EIPC_BINARY, quoted(scene.string()), entry["dt"].get<double>(), quoted(embedding),
-                                every, window, quoted(out.string()));
+  const fs::path out = fs::temp_directory_path() / fmt::format("eipc_refwin_{}_{}.h5", ::getpid(), key);
+  std::string runner = std::string(EIPC_BINARY) + " run";
+  if (engine != "eipc") {
+    const fs::path driver = fs::path(EIPC_BINARY).parent_path() / ("eipc-" + engine);
+    if (engine == "drake") {
+      command_output(quoted(driver.string()) + " --which-python", code);
+      if (code != 0) {
+        WARN("not checked: " << driver.string() << " cannot run here (no pydrake)");
+        return;
+      }
+    }
+    runner = quoted(driver.string());
+    const fs::path settings =
+        repo_root / "scenarios" / "peers" / (engine + "_" + manifest["scenario"].get<std::string>() + ".toml");
+    if (fs::exists(settings)) runner += " --config " + quoted(settings.string());
+  }
+  std::string cmd = fmt::format("{} {} --dt {} --embedding {} --set output.every={} --duration {} --out {}", runner,
+                                quoted(scene.string()), entry["dt"].get<double>(), quoted(embedding), every, window,
+                                quoted(out.string()));
   for (const auto& s : entry["set"]) cmd += " --set " + quoted(s.get<std::string>());
   const std::string log = command_output(cmd, code);
   INFO(cmd << "\n" << log);
@@ -91,9 +110,9 @@ TEST_CASE("a short window of every committed reference is reproduced", "[scenari
       if (!fs::exists(manifest)) continue;
       // Keep the parsed manifest alive: items() refers into it.
       const nlohmann::json parsed = nlohmann::json::parse(std::ifstream(manifest));
-      for (const auto& [embedding, entry] : parsed["entries"].items()) {
+      for (const auto& [key, entry] : parsed["entries"].items()) {
         if (!fs::exists(scenario.path() / entry["file"].get<std::string>())) continue;  // listed, not committed
-        check_reference_window(manifest, embedding, 0.02);
+        check_reference_window(manifest, key, 0.02);
         ++checked;
       }
     }
