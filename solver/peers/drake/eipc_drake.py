@@ -32,13 +32,13 @@ import importlib.metadata
 import json
 import math
 import os
-import signal
 import sys
-import time
-import tomllib
 import xml.etree.ElementTree as ET
 
-EXIT_OK, EXIT_INPUT, EXIT_FAILED, EXIT_INTERNAL = 0, 2, 3, 4
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from python_peer import (InputProblem, Unsupported, check_stop, exit_with, parse_with_config,  # noqa: E402
+                         run_peer)
+
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE_DIR = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
@@ -49,10 +49,6 @@ BUBBLES_SDF = os.path.join(ASSETS, "drake", "bubbles.sdf")
 GRIPPER_SDF = os.path.join(ASSETS, "drake_models", "wsg_50_description", "schunk_wsg_50_deformable_bubble.sdf")
 EXAMPLE = "drake v1.51.1 examples/multibody/deformable/bubble_gripper.cc"
 DRAKE_NS = "{http://drake.mit.edu}"
-
-
-class Unsupported(Exception):
-    """A scene feature this driver has no Drake model for (exit 2, never dropped silently)."""
 
 
 # --------------------------------------------------------------------------- options
@@ -112,27 +108,7 @@ def parse_args(argv):
                    help="PD gains of the lift and finger joints (default: the gripper model's, 1e4 N/m, 1 N s/m)")
     p.add_argument("--ground-resolution-hint", type=float, default=0.01,
                    help="the rigid ground's resolution hint for deformable contact (m; the example's 0.01)")
-    first = p.parse_args(argv)
-    if first.config:
-        try:
-            with open(first.config, "rb") as f:
-                table = tomllib.load(f)
-        except (OSError, tomllib.TOMLDecodeError) as e:
-            raise InputProblem(f"{first.config}: {e}")
-        known = {a.dest for a in p._actions}
-        defaults = {}
-        for key, value in table.items():
-            dest = key.replace("-", "_")
-            if dest not in known or dest in ("scene", "config"):
-                raise InputProblem(f"{first.config}: unknown option '{key}'")
-            defaults[dest] = value
-        p.set_defaults(**defaults)
-        return p.parse_args(argv)
-    return first
-
-
-class InputProblem(Exception):
-    pass
+    return parse_with_config(p, argv)
 
 
 # --------------------------------------------------------------------------- model files
@@ -802,8 +778,7 @@ class DrakeEngine:
 
     def step(self):
         import eipc
-        if STOP:  # a signal arrived: end the run here, its trajectory kept (incomplete)
-            raise KeyboardInterrupt(f"interrupted by {STOP[0]}")
+        check_stop()
         target = (self.step_index + 1) * self.dt
         try:
             self.simulator.AdvanceTo(target)
@@ -891,80 +866,17 @@ class DrakeEngine:
 
 # --------------------------------------------------------------------------- main
 
-STOP = []  # the signal that asked the run to stop (acted on before the next step)
-
-
-def on_signal(number, frame):
-    """First SIGINT/SIGTERM: stop before the next step, so the trajectory is finished
-    (incomplete, with the reason, exit 3) wherever Python happened to be; a second one
-    interrupts at once."""
-    STOP.append(signal.Signals(number).name)
-    signal.signal(number, signal.SIG_DFL if number == signal.SIGTERM else signal.default_int_handler)
-
-def print_summary(summary, as_json):
-    if as_json:
-        print(json.dumps(summary, indent=2))
-        return
-    reason = summary.get("reason", "")
-    print(f"engine            {summary['engine']}")
-    print(f"status            {summary['status']}" + (f" ({reason})" if reason else ""))
-    print(f"steps             {summary['steps']}")
-    print(f"simulated time    {summary['simulated_seconds']:.4f} s")
-    print(f"wall time         {summary['wall_seconds']:.3f} s")
-    print(f"real-time factor  {summary['real_time_factor']:.3f} (simulated / wall)")
-    print(f"solver iterations {summary['newton_iterations_mean']:.2f} per step (max {summary['newton_iterations_max']})")
-    print(f"trajectory        {summary['output']}")
-
-
-def main(argv):
-    try:
-        opts = parse_args(argv)
-    except InputProblem as e:
-        print(f"error: {e}", file=sys.stderr)
-        return EXIT_INPUT
-    try:
-        import eipc
-    except ImportError as e:
-        print(f"error: the eipc Python module is not importable ({e}); build it (EIPC_TARGETS=eipc_python "
-              "ci/build build) and run eipc-drake from the build's bin/", file=sys.stderr)
-        return EXIT_INPUT
+def prepare():
     try:
         import pydrake  # noqa: F401
     except ImportError as e:
-        print(f"error: pydrake is not importable with {sys.executable} ({e}); ci/setup-deps installs it",
-              file=sys.stderr)
-        return EXIT_INPUT
-    try:
-        run = eipc.PeerRun(opts.scene, dt=opts.dt, duration=opts.duration, embedding=opts.embedding, set=opts.set)
-        engine = DrakeEngine(run, opts)
-    except eipc.InputError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return EXIT_INPUT
-    except (Unsupported, InputProblem) as e:
-        print(f"error: {opts.scene}: {e} cannot be mapped to drake" if isinstance(e, Unsupported)
-              else f"error: {e}", file=sys.stderr)
-        return EXIT_INPUT
-    out = opts.out or f"{run.name}_drake.h5"
-    signal.signal(signal.SIGINT, on_signal)
-    signal.signal(signal.SIGTERM, on_signal)
-    try:
-        summary = run.run(engine, out, max_wall=opts.max_wall, progress=sys.stderr.isatty())
-    except eipc.InputError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return EXIT_INPUT
-    print_summary(summary, opts.json)
-    if summary["status"] != "complete":
-        print(f"error: drake could not finish: {summary.get('reason', '')}", file=sys.stderr)
-        return EXIT_FAILED
-    return EXIT_OK
+        return f"pydrake is not importable with {sys.executable} ({e}); ci/setup-deps installs it"
+    return None
+
+
+def iterations(summary):
+    return "solver iterations", f"{summary['newton_iterations_mean']:.2f} per step (max {summary['newton_iterations_max']})"
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main(sys.argv[1:]))
-    except SystemExit:
-        raise
-    except BaseException as e:  # internal error: exit 4 with the traceback
-        import traceback
-        traceback.print_exc()
-        sys.exit(EXIT_INTERNAL)
+    exit_with(lambda: run_peer(sys.argv[1:], "drake", parse_args, prepare, DrakeEngine, iterations))

@@ -28,22 +28,15 @@ not finish (trajectory kept, marked incomplete), 4 internal error. Run through t
 """
 
 import argparse
-import json
 import math
-import signal
+import os
 import sys
-import tomllib
 
-EXIT_OK, EXIT_INPUT, EXIT_FAILED, EXIT_INTERNAL = 0, 2, 3, 4
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from python_peer import (InputProblem, Unsupported, check_stop, exit_with, parse_with_config,  # noqa: E402
+                         run_peer)
+
 NAME = "mujoco-flex"
-
-
-class Unsupported(Exception):
-    """A scene feature this driver has no MuJoCo model for (exit 2, never dropped silently)."""
-
-
-class InputProblem(Exception):
-    pass
 
 
 # --------------------------------------------------------------------------- options
@@ -98,24 +91,7 @@ def parse_args(argv):
     p.add_argument("--memory", default="",
                    help="size/memory, MuJoCo's arena for contacts and constraints (e.g. 200M; default: MuJoCo's)")
     p.add_argument("--mjcf-out", help="also write the composed MJCF model to this file")
-    first = p.parse_args(argv)
-    if first.config:
-        try:
-            with open(first.config, "rb") as f:
-                table = tomllib.load(f)
-        except (OSError, tomllib.TOMLDecodeError) as e:
-            raise InputProblem(f"{first.config}: {e}")
-        known = {a.dest for a in p._actions}
-        defaults = {}
-        for key, value in table.items():
-            dest = key.replace("-", "_")
-            if dest not in known or dest in ("scene", "config"):
-                raise InputProblem(f"{first.config}: unknown option '{key}'")
-            defaults[dest] = value
-        p.set_defaults(**defaults)
-        opts = p.parse_args(argv)  # the command line wins over the file
-    else:
-        opts = first
+    opts = parse_with_config(p, argv)
     for name in ("max_substep", "margin", "finger_mass", "force_limit", "tolerance"):
         if getattr(opts, name) < 0:
             raise InputProblem(f"--{name.replace('_', '-')}: must not be negative")
@@ -377,8 +353,7 @@ class FlexEngine:
 
     def step(self):
         import eipc
-        if STOP:  # a signal arrived: end the run here, its trajectory kept (incomplete)
-            raise KeyboardInterrupt(f"interrupted by {STOP[0]}")
+        check_stop()
         mj, m, d = self.mj, self.model, self.data
         t0 = self.step_index * self.run.dt
         for j in range(1, self.substeps + 1):
@@ -471,88 +446,22 @@ class FlexEngine:
 
 # --------------------------------------------------------------------------- main
 
-STOP = []  # the signal that asked the run to stop (acted on before the next step)
-
-
-def on_signal(number, frame):
-    """First SIGINT/SIGTERM: stop before the next step, so the trajectory is finished
-    (incomplete, with the reason, exit 3); a second one interrupts at once."""
-    STOP.append(signal.Signals(number).name)
-    signal.signal(number, signal.SIG_DFL if number == signal.SIGTERM else signal.default_int_handler)
-
-
-def print_summary(summary, as_json):
-    if as_json:
-        print(json.dumps(summary, indent=2))
-        return
-    reason = summary.get("reason", "")
-    print(f"engine            {summary['engine']}")
-    print(f"status            {summary['status']}" + (f" ({reason})" if reason else ""))
-    print(f"steps             {summary['steps']}")
-    print(f"simulated time    {summary['simulated_seconds']:.4f} s")
-    print(f"wall time         {summary['wall_seconds']:.3f} s")
-    print(f"real-time factor  {summary['real_time_factor']:.3f} (simulated / wall)")
-    print(f"MuJoCo steps      {summary['newton_iterations_mean']:.2f} per scene step")
-    print(f"trajectory        {summary['output']}")
-
-
-def main(argv):
-    try:
-        opts = parse_args(argv)
-    except InputProblem as e:
-        print(f"error: {e}", file=sys.stderr)
-        return EXIT_INPUT
-    try:
-        import eipc
-    except ImportError as e:
-        print(f"error: the eipc Python module is not importable ({e}); build it (EIPC_TARGETS=eipc_python "
-              "ci/build build) and run eipc-mujoco-flex from the build's bin/", file=sys.stderr)
-        return EXIT_INPUT
+def prepare():
     try:
         import mujoco
     except ImportError as e:
-        print(f"error: mujoco is not importable with {sys.executable} ({e}); ci/setup-deps installs it",
-              file=sys.stderr)
-        return EXIT_INPUT
+        return f"mujoco is not importable with {sys.executable} ({e}); ci/setup-deps installs it"
     # MuJoCo's default log handler writes its warnings to MUJOCO_LOG.TXT in the working
     # directory; they go to stderr instead (stdout carries --json).
     mujoco.set_mju_user_warning(lambda text: print(f"mujoco: {text.strip()}", file=sys.stderr))
     if int(mujoco.__version__.split(".")[0]) < 3:
-        print(f"error: mujoco {mujoco.__version__} has no flex bodies (3.0 added them)", file=sys.stderr)
-        return EXIT_INPUT
-    try:
-        run = eipc.PeerRun(opts.scene, dt=opts.dt, duration=opts.duration, embedding=opts.embedding, set=opts.set)
-        engine = FlexEngine(run, opts)
-    except eipc.InputError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return EXIT_INPUT
-    except Unsupported as e:
-        print(f"error: {opts.scene}: {e} cannot be mapped to {NAME}", file=sys.stderr)
-        return EXIT_INPUT
-    except InputProblem as e:
-        print(f"error: {e}", file=sys.stderr)
-        return EXIT_INPUT
-    out = opts.out or f"{run.name}_{NAME}.h5"
-    signal.signal(signal.SIGINT, on_signal)
-    signal.signal(signal.SIGTERM, on_signal)
-    try:
-        summary = run.run(engine, out, max_wall=opts.max_wall, progress=sys.stderr.isatty())
-    except eipc.InputError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return EXIT_INPUT
-    print_summary(summary, opts.json)
-    if summary["status"] != "complete":
-        print(f"error: {NAME} could not finish: {summary.get('reason', '')}", file=sys.stderr)
-        return EXIT_FAILED
-    return EXIT_OK
+        return f"mujoco {mujoco.__version__} has no flex bodies (3.0 added them)"
+    return None
+
+
+def iterations(summary):
+    return "MuJoCo steps", f"{summary['newton_iterations_mean']:.2f} per scene step"
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main(sys.argv[1:]))
-    except SystemExit:
-        raise
-    except BaseException:  # internal error: exit 4 with the traceback
-        import traceback
-        traceback.print_exc()
-        sys.exit(EXIT_INTERNAL)
+    exit_with(lambda: run_peer(sys.argv[1:], NAME, parse_args, prepare, FlexEngine, iterations))
