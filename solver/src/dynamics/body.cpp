@@ -29,4 +29,18 @@ Body make_full_space_body(std::string name, Positions rest, Tets tets, Tris surf
   return body;
 }
 
+Body make_shell_body(std::string name, Positions rest, Tris triangles, double thickness, Material material) {
+  Body body;
+  body.name = std::move(name);
+  body.material = material;
+  body.shell_thickness = thickness;
+  body.fine_rest = rest;
+  body.surface = std::move(triangles);
+  body.node_rest = std::move(rest);
+  body.element_volumes = VecX();
+  body.fine_map = NodeMap::identity(body.num_nodes());
+  body.pivot = body.node_rest.colwise().mean().transpose();
+  return body;
+}
+
 }  // namespace eipc

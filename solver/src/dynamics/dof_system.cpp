@@ -43,8 +43,11 @@ DofSystem::DofSystem(std::vector<Body> bodies)
   int massive_nodes = 0;
   for (std::size_t bi = 0; bi < bodies_.size(); ++bi) {
     const Body& b = bodies_[bi];
-    if (b.kinematic || b.fine_tets.rows() == 0) continue;
-    const VecX m = lumped_mass(b.fine_rest, b.fine_tets, tet_signed_volumes(b.fine_rest, b.fine_tets), b.material.density);
+    if (b.kinematic || (b.fine_tets.rows() == 0 && b.shell_thickness <= 0.0)) continue;
+    const VecX m = b.shell_thickness > 0.0
+                       ? shell_lumped_mass(b.fine_rest, b.surface, b.shell_thickness, b.material.density)
+                       : lumped_mass(b.fine_rest, b.fine_tets, tet_signed_volumes(b.fine_rest, b.fine_tets),
+                                     b.material.density);
     const int off = node_offset_[bi];
     for (int v = 0; v < b.fine_map.size(); ++v)
       for (int i = 0; i < 4; ++i) {
@@ -72,6 +75,9 @@ DofSystem::DofSystem(std::vector<Body> bodies)
       else
         rotated_.emplace_back(b.node_rest, b.coarsened_part_stiffness, b.coarsened_part_fit);
       rotated_body_.push_back(static_cast<int>(bi));
+    } else if (!b.kinematic && b.shell_thickness > 0.0) {
+      shells_.emplace_back(b.node_rest, b.surface, b.shell_thickness, b.material);
+      shell_body_.push_back(static_cast<int>(bi));
     } else if (!b.kinematic && b.elements.rows() > 0) {
       elastic_.emplace_back(b.node_rest, b.elements, b.element_volumes, b.material);
       elastic_body_.push_back(static_cast<int>(bi));

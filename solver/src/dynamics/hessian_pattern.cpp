@@ -34,6 +34,15 @@ HessianPattern::HessianPattern(const DofSystem& sys) {
     for (int c = 0; c < dofs; ++c)
       for (int r = 0; r < dofs; ++r) t.emplace_back(offset + r, offset + c, 0.0);
   }
+  for (std::size_t i = 0; i < sys.shell_bodies().size(); ++i) {
+    const int offset = 3 * sys.node_offset(sys.shell_body_index()[i]);
+    for (const std::array<int, 6>& s : sys.shell_bodies()[i].stencils())
+      for (int a : s)
+        for (int b : s)
+          if (a >= 0 && b >= 0)
+            for (int d = 0; d < 3; ++d)
+              for (int f = 0; f < 3; ++f) t.emplace_back(offset + 3 * a + d, offset + 3 * b + f, 0.0);
+  }
   for (int i = 0; i < n; ++i) t.emplace_back(i, i, 0.0);
   mass_.resize(n, n);
   mass_.setFromTriplets(t.begin(), t.end());
@@ -52,6 +61,19 @@ HessianPattern::HessianPattern(const DofSystem& sys) {
         for (int r = 0; r < 12; ++r)
           slots[144 * e + 12 * c + r] =
               value_slot(mass_, offset + 3 * tets(e, r / 3) + r % 3, offset + 3 * tets(e, c / 3) + c % 3);
+  }
+  shell_slots_.resize(sys.shell_bodies().size());
+  for (std::size_t i = 0; i < sys.shell_bodies().size(); ++i) {
+    const int offset = 3 * sys.node_offset(sys.shell_body_index()[i]);
+    const auto& stencils = sys.shell_bodies()[i].stencils();
+    std::vector<int>& slots = shell_slots_[i];
+    slots.assign(324 * stencils.size(), -1);
+    for (std::size_t e = 0; e < stencils.size(); ++e)
+      for (int c = 0; c < 18; ++c)
+        for (int r = 0; r < 18; ++r)
+          if (stencils[e][r / 3] >= 0 && stencils[e][c / 3] >= 0)
+            slots[324 * e + 18 * c + r] =
+                value_slot(mass_, offset + 3 * stencils[e][r / 3] + r % 3, offset + 3 * stencils[e][c / 3] + c % 3);
   }
   dense_slots_.resize(sys.rotated_bodies().size());
   for (std::size_t i = 0; i < sys.rotated_bodies().size(); ++i) {

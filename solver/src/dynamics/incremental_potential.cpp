@@ -79,7 +79,8 @@ ContactSet IncrementalPotential::contacts(const Positions& q, const Candidates& 
 
 std::vector<double> IncrementalPotential::elastic_energies(const Positions& q, VecX* elastic) const {
   const std::size_t n = sys_.elastic_bodies().size();
-  std::vector<double> energies(n + sys_.rotated_bodies().size());
+  const std::size_t nr = sys_.rotated_bodies().size();
+  std::vector<double> energies(n + nr + sys_.shell_bodies().size());
   if (elastic) *elastic = VecX::Zero(sys_.num_dofs());
   for_each_elastic_body(sys_, [&](std::size_t i) {
     const int body = sys_.elastic_body_index()[i];
@@ -97,6 +98,12 @@ std::vector<double> IncrementalPotential::elastic_energies(const Positions& q, V
     VecX g;
     energies[n + i] = rb.energy_and_gradient(body_nodes(sys_, body, q), g);
     elastic->segment(3 * sys_.node_offset(body), g.size()) += g;
+  }
+  for (std::size_t i = 0; i < sys_.shell_bodies().size(); ++i) {
+    const int body = sys_.shell_body_index()[i];
+    const ShellBody& sb = sys_.shell_bodies()[i];
+    energies[n + nr + i] = elastic ? sb.energy_and_add_gradient(body_nodes(sys_, body, q), *elastic, 3 * sys_.node_offset(body))
+                                   : sb.energy(body_nodes(sys_, body, q));
   }
   return energies;
 }
@@ -159,6 +166,10 @@ void IncrementalPotential::elastic_gradient(const Positions& q, VecX& elastic) c
     VecX g;
     sys_.rotated_bodies()[i].energy_and_gradient(body_nodes(sys_, body, q), g);
     elastic.segment(3 * sys_.node_offset(body), g.size()) += g;
+  }
+  for (std::size_t i = 0; i < sys_.shell_bodies().size(); ++i) {
+    const int body = sys_.shell_body_index()[i];
+    sys_.shell_bodies()[i].add_gradient(body_nodes(sys_, body, q), elastic, 3 * sys_.node_offset(body));
   }
 }
 
@@ -342,6 +353,20 @@ void IncrementalPotential::elastic_part(const Positions& q, bool project, std::v
     sys_.rotated_bodies()[i].gradient_and_hessian(body_nodes(sys_, body, q), g, hb);
     elastic.segment(3 * sys_.node_offset(body), g.size()) += g;
     scatter_dense(i, hb, h2, values.data());
+  }
+  shell_g_.resize(sys_.shell_bodies().size());
+  shell_h_.resize(sys_.shell_bodies().size());
+  for (std::size_t i = 0; i < sys_.shell_bodies().size(); ++i) {
+    const int body = sys_.shell_body_index()[i];
+    const ShellBody& sb = sys_.shell_bodies()[i];
+    sb.element_derivatives(body_nodes(sys_, body, q), project, shell_g_[i], shell_h_[i]);
+    sb.add_element_gradients(shell_g_[i], elastic, 3 * sys_.node_offset(body));
+    for (int t = 0; t < sb.num_triangles(); ++t) {
+      const int* slots = pattern_.shell_slots(static_cast<int>(i), t);
+      const double* ht = shell_h_[i][t].data();
+      for (int k = 0; k < 324; ++k)
+        if (slots[k] >= 0) values[slots[k]] += h2 * ht[k];
+    }
   }
 }
 

@@ -13,4 +13,14 @@ VecX lumped_mass(const Positions& rest, const Tets& tets, const VecX& volumes, d
   return m;
 }
 
+VecX shell_lumped_mass(const Positions& rest, const Tris& triangles, double thickness, double density) {
+  VecX m = VecX::Zero(rest.rows());
+  for (Eigen::Index t = 0; t < triangles.rows(); ++t) {
+    const Vec3 a = rest.row(triangles(t, 0)), b = rest.row(triangles(t, 1)), c = rest.row(triangles(t, 2));
+    const double third = density * thickness * 0.5 * (b - a).cross(c - a).norm() / 3.0;
+    for (int k = 0; k < 3; ++k) m[triangles(t, k)] += third;
+  }
+  return m;
+}
+
 }  // namespace eipc

@@ -3,6 +3,7 @@
 #include "eipc/embedding/coarsened_stiffness.hpp"
 #include "eipc/embedding/embedded_body.hpp"
 #include "eipc/mesh/read_mesh.hpp"
+#include "eipc/elasticity/shell.hpp"
 #include "eipc/mesh/surface.hpp"
 #include "eipc/mesh/transform.hpp"
 #include "eipc/mesh/validate.hpp"
@@ -293,7 +294,37 @@ Body read_body(const Field& f, const std::filesystem::path& dir, const SceneOver
     f.child("embedding").fail("unknown embedding '" + embedding + "': use \"full\", \"affine\" or a key of 'embeddings'");
 
   Body body;
-  if (surface_file && kinematic) {
+  const bool shell = !kinematic && f.has("material") && f.child("material").value().is_object() &&
+                     f.child("material").value().contains("model") &&
+                     f.child("material").value()["model"] == "stvk_shell";
+  if (shell) {
+    if (!surface_file)
+      f.child("mesh").fail("a shell (material 'stvk_shell') is a triangle surface: give .obj, .stl, .ply or .vtp");
+    if (f.has("tet_size")) f.child("tet_size").fail("a shell is not tetrahedralized: remove 'tet_size'");
+    if (embedding != "full") f.child("embedding").fail("shells are simulated in full space only (issue 61)");
+    const Field mf = f.child("material");
+    mf.require_known_keys({"model", "youngs", "poisson", "density", "thickness"});
+    Material material;
+    material.youngs = mf.at("youngs").positive();
+    material.poisson = mf.at("poisson").number();
+    if (!(material.poisson > -1.0 && material.poisson < 0.5)) mf.child("poisson").fail("Poisson ratio must be in (-1, 0.5)");
+    material.density = mf.at("density").positive();
+    const double thickness = mf.at("thickness").positive();
+    SurfaceMesh s = read_surface_mesh(mesh_path);
+    Positions x = s.vertices;
+    if (f.has("transform")) apply_transform(f.child("transform"), x);
+    std::vector<char> used(x.rows(), 0);
+    for (Eigen::Index t = 0; t < s.faces.rows(); ++t)
+      for (int k = 0; k < 3; ++k) used[s.faces(t, k)] = 1;
+    for (Eigen::Index v = 0; v < x.rows(); ++v)
+      if (!used[v]) f.child("mesh").fail(fmt::format("vertex {} is in no triangle (it would have no mass)", v));
+    try {
+      ShellBody check(x, s.faces, thickness, material);  // manifold edges, no degenerate triangle
+    } catch (const InputError& e) {
+      f.child("mesh").fail(e.what());
+    }
+    body = make_shell_body(name, x, s.faces, thickness, material);
+  } else if (surface_file && kinematic) {
     SurfaceMesh s = read_surface_mesh(mesh_path);
     Positions x = s.vertices;
     if (f.has("transform")) apply_transform(f.child("transform"), x);

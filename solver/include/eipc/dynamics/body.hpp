@@ -27,6 +27,10 @@ struct Body : SimulationNodes {
   /// the fine mesh's connected parts, each in its own rotation (CoarsenedParts).
   std::vector<MatX> coarsened_part_stiffness;
   std::vector<Positions> coarsened_part_fit;
+  /// > 0: the body is a shell of this thickness (m): its surface triangles are its
+  /// elements (ShellBody: membrane and bending), its nodes the surface's vertices,
+  /// `fine_tets` and `elements` empty (docs/elasticity.md, "Shells").
+  double shell_thickness = 0.0;
 
   // Full-resolution mesh (what is written, rendered, collided and certified).
   Positions fine_rest;
@@ -46,6 +50,9 @@ struct Body : SimulationNodes {
 /// `name`, with no prescribed nodes (they are selected among the new nodes).
 Body embed_body(const Body& full, const TetMesh& embedding, const std::string& name, const std::string& source,
                 EmbeddingReport* report = nullptr, const EmbeddingOptions& options = {});
+
+/// A full-space shell: nodes = the surface's vertices, elements its triangles (no tets).
+Body make_shell_body(std::string name, Positions rest, Tris triangles, double thickness, Material material);
 
 /// A full-space body: nodes = fine vertices, elements = fine tets with their own volumes.
 Body make_full_space_body(std::string name, Positions rest, Tets tets, Tris surface, Material material);

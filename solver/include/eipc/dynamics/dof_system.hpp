@@ -9,6 +9,7 @@
 #include "eipc/embedding/largest_move.hpp"
 #include "eipc/elasticity/elastic_body.hpp"
 #include "eipc/elasticity/rotated_linear_elasticity.hpp"
+#include "eipc/elasticity/shell.hpp"
 
 #include <Eigen/Sparse>
 #include <vector>
@@ -53,6 +54,9 @@ public:
   /// Bodies with a coarsened stiffness, and the body of each.
   const std::vector<RotatedLinearElasticity>& rotated_bodies() const { return rotated_; }
   const std::vector<int>& rotated_body_index() const { return rotated_body_; }
+  /// Shell bodies (Body::shell_thickness > 0), and the body of each.
+  const std::vector<ShellBody>& shell_bodies() const { return shells_; }
+  const std::vector<int>& shell_body_index() const { return shell_body_; }
   const std::vector<PrescribedNode>& prescribed() const { return prescribed_; }
 
 private:
@@ -67,6 +71,8 @@ private:
   std::vector<int> elastic_body_;
   std::vector<RotatedLinearElasticity> rotated_;
   std::vector<int> rotated_body_;
+  std::vector<ShellBody> shells_;
+  std::vector<int> shell_body_;
   std::vector<PrescribedNode> prescribed_;
   std::vector<LargestMove> largest_move_;  ///< of each body's fine vertices
 };

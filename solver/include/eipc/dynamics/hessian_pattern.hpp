@@ -1,6 +1,6 @@
 // The part of the Newton matrix's sparsity that never changes during a
 // simulation: the 3x3 node blocks of the reduced mass matrix, of every elastic
-// element, of all node pairs of every rotated (coarsened) body, and of every
+// element, of all node pairs of every rotated (coarsened) body, of every shell triangle's stencil, and of every
 // diagonal. It is built once per DofSystem, so each iteration copies it and adds
 // element blocks straight into its values through precomputed positions (no
 // triplets, no sorting), and the sparse Cholesky sees the same pattern from one
@@ -25,6 +25,12 @@ public:
   const int* element_slots(int elastic_body, int tet) const {
     return &element_slots_[elastic_body][144 * static_cast<std::size_t>(tet)];
   }
+  /// Value positions of the 18x18 block of triangle `triangle` of shell body
+  /// `shell_body` (index into shell_bodies()), column-major; -1 where the stencil
+  /// has no vertex (a boundary edge).
+  const int* shell_slots(int shell_body, int triangle) const {
+    return &shell_slots_[shell_body][324 * static_cast<std::size_t>(triangle)];
+  }
   /// Value positions of the dense block of rotated body `rotated_body` (index into
   /// rotated_bodies()), column-major: entry (r, c) of its 3n x 3n Hessian at c * 3n + r.
   const std::vector<int>& dense_slots(int rotated_body) const { return dense_slots_[rotated_body]; }
@@ -35,6 +41,7 @@ private:
   SparseMatrix mass_;
   std::vector<std::vector<int>> element_slots_;
   std::vector<std::vector<int>> dense_slots_;
+  std::vector<std::vector<int>> shell_slots_;
   std::vector<int> diagonal_slots_;
 };
 

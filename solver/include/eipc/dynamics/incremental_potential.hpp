@@ -78,7 +78,7 @@ public:
   ContactSet contacts(const Positions& q, const Candidates& candidates) const;
 
   double energy(const StepContext& s, const Positions& q, const ContactSet& contacts) const;
-  /// Phi of each elastic body at q (elastic_bodies(), then rotated_bodies() order): energy()'s elastic
+  /// Phi of each elastic body at q (elastic_bodies(), rotated_bodies(), then shell_bodies() order): energy()'s elastic
   /// part, which does not depend on the contacts, so it can be computed beside them.
   /// Given `elastic`, also dPhi/dq into it (zeroed, 3 x nodes) from the same pass
   /// over the tets: the elastic part of gradient() at q, bit for bit.
@@ -137,6 +137,8 @@ private:
   mutable std::vector<double> fixed_values_;
   mutable std::vector<std::vector<Vec<12>>> local_g_;  ///< per elastic body, per tet
   mutable std::vector<std::vector<Mat<12>>> local_h_;
+  mutable std::vector<std::vector<Vec<18>>> shell_g_;  ///< per shell body, per triangle
+  mutable std::vector<std::vector<Mat<18>>> shell_h_;
   mutable std::vector<std::pair<int, int>> missing_;
 };
 

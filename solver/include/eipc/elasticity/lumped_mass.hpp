@@ -1,4 +1,4 @@
-// Lumped (diagonal) mass of a tet mesh.
+// Lumped (diagonal) mass of a tet mesh, and of a shell's triangles.
 #pragma once
 
 #include "eipc/common.hpp"
@@ -11,5 +11,9 @@ namespace eipc {
 /// volumes, or the fine-mesh volume inside each coarse tet for embeddings),
 /// so sum(m) = density * sum(volumes) exactly up to round-off.
 VecX lumped_mass(const Positions& rest, const Tets& tets, const VecX& volumes, double density);
+
+/// Per-vertex mass of a shell: m_v = sum over triangles containing v of
+/// density * thickness * area / 3 (rest areas), so sum(m) = density * thickness * area.
+VecX shell_lumped_mass(const Positions& rest, const Tris& triangles, double thickness, double density);
 
 }  // namespace eipc

@@ -1,0 +1,93 @@
+// Shells in the dynamics (issue 61 item 1): a sheet hanging from its top edge
+// settles at the closed-form stretch of a bar under its own weight; a sheet
+// dropped on the ground comes to rest on it, intersection free.
+#include "scene_builders.hpp"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+
+using namespace eipc;
+
+namespace {
+
+/// nx x ny cells over [0, a] x [0, b] in the plane spanned by unit vectors u, v from `origin`.
+Body sheet(const std::string& name, int nx, int ny, double a, double b, const Vec3& origin, const Vec3& u,
+           const Vec3& v, double thickness, const Material& m) {
+  Positions x((nx + 1) * (ny + 1), 3);
+  auto id = [&](int i, int j) { return i + (nx + 1) * j; };
+  for (int j = 0; j <= ny; ++j)
+    for (int i = 0; i <= nx; ++i) x.row(id(i, j)) = (origin + a * i / nx * u + b * j / ny * v).transpose();
+  Tris t(2 * nx * ny, 3);
+  int k = 0;
+  for (int j = 0; j < ny; ++j)
+    for (int i = 0; i < nx; ++i) {
+      t.row(k++) << id(i, j), id(i + 1, j), id(i + 1, j + 1);
+      t.row(k++) << id(i, j), id(i + 1, j + 1), id(i, j + 1);
+    }
+  return make_shell_body(name, x, t, thickness, m);
+}
+
+Material shell_material(double E, double nu, double density) {
+  Material m;
+  m.youngs = E;
+  m.poisson = nu;
+  m.density = density;
+  return m;
+}
+
+/// Drop of the free end of a Saint Venant-Kirchhoff bar (nu = 0) of length L hanging
+/// under its own weight: the stretch lambda(X) solves lambda (lambda^2 - 1) / 2 =
+/// rho g (L - X) / E (P = F S with S = E (lambda^2 - 1) / 2); drop = int (lambda - 1) dX.
+double stvk_bar_drop(double L, double rho_g_over_E) {
+  const int n = 2000;  // Simpson
+  double sum = 0.0;
+  for (int i = 0; i <= n; ++i) {
+    const double X = L * i / n, load = rho_g_over_E * (L - X);
+    double s = 1.0;
+    for (int it = 0; it < 50; ++it) s -= (0.5 * s * (s * s - 1) - load) / (0.5 * (3 * s * s - 1));
+    sum += (i == 0 || i == n ? 1 : (i % 2 ? 4 : 2)) * (s - 1.0);
+  }
+  return sum * L / (3.0 * n);
+}
+
+}  // namespace
+
+TEST_CASE("a sheet hanging from its top edge stretches as a bar under its own weight", "[scenario][shell]") {
+  const double L = 0.2, W = 0.05, E = 2e5, rho = 1000, g = 9.81;
+  Body s = sheet("sheet", 5, 20, W, L, Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 0, -1), 1e-3, shell_material(E, 0.0, rho));
+  for (int i = 0; i <= 5; ++i) s.prescribed_nodes.push_back(i);  // the top row (j = 0)
+  SimulationParams p;
+  p.dt = 0.02;
+  TimeStepper sim({s}, p);
+  for (int n = 0; n < 100; ++n) sim.step();
+  const Positions x = sim.fine_positions()[0];
+  double drop = 0.0;
+  for (int i = 0; i <= 5; ++i) drop += (-L - x(20 * 6 + i, 2)) / 6.0;
+  const double exact = stvk_bar_drop(L, rho * g / E);
+  INFO("drop " << drop * 1e3 << " mm, closed form " << exact * 1e3 << " mm");
+  WARN("hanging sheet drop " << drop * 1e3 << " mm, closed form " << exact * 1e3 << " mm");
+  CHECK(std::abs(drop - exact) < 1e-4 * exact);
+}
+
+TEST_CASE("a sheet dropped on the ground comes to rest on it, intersection free", "[scenario][shell]") {
+  const double side = 0.1;
+  const Body s = sheet("sheet", 8, 8, side, side, Vec3(0, 0, 0.01), Vec3(1, 0, 0), Vec3(0, 1, 0), 1e-3,
+                       shell_material(1e6, 0.3, 500));
+  SimulationParams p;
+  p.dt = 0.01;
+  p.ground_height = 0.0;
+  p.contact.friction = 0.3;
+  TimeStepper sim({s}, p);
+  for (int n = 0; n < 80; ++n) {
+    sim.step();
+    REQUIRE(test::intersection_free(sim));
+  }
+  const Positions before = sim.fine_positions()[0];
+  sim.step();
+  const Positions x = sim.fine_positions()[0];
+  const double speed = (x - before).cwiseAbs().maxCoeff() / p.dt;
+  INFO("lowest " << x.col(2).minCoeff() << " m, highest " << x.col(2).maxCoeff() << " m, speed " << speed);
+  CHECK(x.col(2).minCoeff() > 0.0);
+  CHECK(x.col(2).maxCoeff() < p.contact.dhat);  // flat on the ground, within the barrier's reach
+  CHECK(speed < 1e-3);
+}
