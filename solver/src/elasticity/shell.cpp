@@ -13,44 +13,71 @@ namespace eipc {
 
 namespace {
 
-/// A value with its gradient and Hessian over 12 variables (second-order
-/// forward differentiation): the dihedral angle's derivatives are those of the
+/// A value with its gradient over 12 variables and, when `second`, its Hessian
+/// (forward differentiation): the dihedral angle's derivatives are those of the
 /// few products, one square root and one atan2 that compute it.
+template <bool second>
 struct Jet {
   double v = 0.0;
   Vec<12> g = Vec<12>::Zero();
-  Mat<12> h = Mat<12>::Zero();
+  Mat<12> h = second ? Mat<12>::Zero() : Mat<12>();
 };
 
-Jet operator-(const Jet& a, const Jet& b) { return {a.v - b.v, a.g - b.g, a.h - b.h}; }
-Jet operator+(const Jet& a, const Jet& b) { return {a.v + b.v, a.g + b.g, a.h + b.h}; }
-Jet operator*(const Jet& a, const Jet& b) {
-  const Mat<12> gg = a.g * b.g.transpose();
-  return {a.v * b.v, a.v * b.g + b.v * a.g, a.v * b.h + b.v * a.h + gg + gg.transpose()};
+template <bool s>
+Jet<s> operator-(const Jet<s>& a, const Jet<s>& b) {
+  Jet<s> r{a.v - b.v, a.g - b.g};
+  if constexpr (s) r.h = a.h - b.h;
+  return r;
 }
-/// f(a) from f, f', f'' at a.v.
-Jet chain(const Jet& a, double f, double df, double d2f) {
-  return {f, df * a.g, df * a.h + d2f * a.g * a.g.transpose()};
+template <bool s>
+Jet<s> operator+(const Jet<s>& a, const Jet<s>& b) {
+  Jet<s> r{a.v + b.v, a.g + b.g};
+  if constexpr (s) r.h = a.h + b.h;
+  return r;
 }
-Jet sqrt_jet(const Jet& a) {
-  const double s = std::sqrt(a.v);
-  return chain(a, s, 0.5 / s, -0.25 / (s * a.v));
+template <bool s>
+Jet<s> operator*(const Jet<s>& a, const Jet<s>& b) {
+  Jet<s> r{a.v * b.v, a.v * b.g + b.v * a.g};
+  if constexpr (s) {
+    const Mat<12> gg = a.g * b.g.transpose();
+    r.h = a.v * b.h + b.v * a.h + gg + gg.transpose();
+  }
+  return r;
 }
-Jet atan2_jet(const Jet& y, const Jet& x) {
+template <bool s>
+Jet<s> sqrt_jet(const Jet<s>& a) {
+  const double q = std::sqrt(a.v), dq = 0.5 / q, d2q = -0.25 / (q * a.v);
+  Jet<s> r{q, dq * a.g};
+  if constexpr (s) r.h = dq * a.h + d2q * a.g * a.g.transpose();
+  return r;
+}
+template <bool s>
+Jet<s> atan2_jet(const Jet<s>& y, const Jet<s>& x) {
   const double r2 = x.v * x.v + y.v * y.v, r4 = r2 * r2;
   const double fy = x.v / r2, fx = -y.v / r2;
-  const double fyy = -2.0 * x.v * y.v / r4, fxx = 2.0 * x.v * y.v / r4, fxy = (y.v * y.v - x.v * x.v) / r4;
-  const Mat<12> xy = x.g * y.g.transpose();
-  return {std::atan2(y.v, x.v), fy * y.g + fx * x.g,
-          fy * y.h + fx * x.h + fyy * y.g * y.g.transpose() + fxx * x.g * x.g.transpose() + fxy * (xy + xy.transpose())};
+  Jet<s> r{std::atan2(y.v, x.v), fy * y.g + fx * x.g};
+  if constexpr (s) {
+    const double fyy = -2.0 * x.v * y.v / r4, fxx = 2.0 * x.v * y.v / r4, fxy = (y.v * y.v - x.v * x.v) / r4;
+    const Mat<12> xy = x.g * y.g.transpose();
+    r.h = fy * y.h + fx * x.h + fyy * y.g * y.g.transpose() + fxx * x.g * x.g.transpose() + fxy * (xy + xy.transpose());
+  }
+  return r;
 }
 
-using JetVec = std::array<Jet, 3>;
-JetVec sub(const JetVec& a, const JetVec& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
-JetVec cross(const JetVec& a, const JetVec& b) {
+template <bool s>
+using JetVec = std::array<Jet<s>, 3>;
+template <bool s>
+JetVec<s> sub(const JetVec<s>& a, const JetVec<s>& b) {
+  return {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
+}
+template <bool s>
+JetVec<s> cross(const JetVec<s>& a, const JetVec<s>& b) {
   return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
 }
-Jet dot(const JetVec& a, const JetVec& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+template <bool s>
+Jet<s> dot(const JetVec<s>& a, const JetVec<s>& b) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
 
 /// The same formula on doubles or jets: theta = atan2((n1 x n2) . e / |e|, n1 . n2).
 template <class V, class S, class Sub, class Cross, class Dot, class Sqrt, class Atan2>
@@ -97,18 +124,33 @@ double dihedral_angle(const Vec3& c, const Vec3& e0, const Vec3& e1, const Vec3&
       [](double y, double x) { return std::atan2(y, x); });
 }
 
-void dihedral_angle_derivatives(const Vec3& c, const Vec3& e0, const Vec3& e1, const Vec3& d, double& theta,
-                                Vec<12>& gradient, Mat<12>& hessian) {
+namespace {
+template <bool second>
+Jet<second> dihedral_jet(const Vec3& c, const Vec3& e0, const Vec3& e1, const Vec3& d) {
   auto variable = [](const Vec3& p, int first) {
-    JetVec v;
+    JetVec<second> v;
     for (int i = 0; i < 3; ++i) {
       v[i].v = p[i];
       v[i].g[first + i] = 1.0;
     }
     return v;
   };
-  const Jet t = dihedral<JetVec, Jet>(
-      variable(c, 0), variable(e0, 3), variable(e1, 6), variable(d, 9), sub, cross, dot, sqrt_jet, atan2_jet);
+  return dihedral<JetVec<second>, Jet<second>>(variable(c, 0), variable(e0, 3), variable(e1, 6), variable(d, 9),
+                                               sub<second>, cross<second>, dot<second>, sqrt_jet<second>,
+                                               atan2_jet<second>);
+}
+}  // namespace
+
+void dihedral_angle_gradient(const Vec3& c, const Vec3& e0, const Vec3& e1, const Vec3& d, double& theta,
+                             Vec<12>& gradient) {
+  const Jet<false> t = dihedral_jet<false>(c, e0, e1, d);
+  theta = t.v;
+  gradient = t.g;
+}
+
+void dihedral_angle_derivatives(const Vec3& c, const Vec3& e0, const Vec3& e1, const Vec3& d, double& theta,
+                                Vec<12>& gradient, Mat<12>& hessian) {
+  const Jet<true> t = dihedral_jet<true>(c, e0, e1, d);
   theta = t.v;
   gradient = t.g;
   hessian = 0.5 * (t.h + t.h.transpose());
@@ -296,6 +338,25 @@ double ShellBody::bending_energy(const Positions& x, int t) const {
   return 0.5 * d.dot(bending_form_[t] * d);
 }
 
+Vec<18> ShellBody::bending_gradient(const Positions& x, int t) const {
+  const std::array<int, 6>& s = stencils_[t];
+  std::array<Vec<18>, 3> dtheta;
+  Vec3 delta = Vec3::Zero();
+  for (int i = 0; i < 3; ++i) {
+    dtheta[i].setZero();
+    if (s[3 + i] < 0) continue;
+    const std::array<int, 4> slot{i, (i + 1) % 3, (i + 2) % 3, 3 + i};
+    double theta;
+    Vec<12> g;
+    dihedral_angle_gradient(x.row(s[slot[0]]).transpose(), x.row(s[slot[1]]).transpose(),
+                            x.row(s[slot[2]]).transpose(), x.row(s[slot[3]]).transpose(), theta, g);
+    delta[i] = theta - rest_angle_[t][i];
+    for (int a = 0; a < 4; ++a) dtheta[i].segment<3>(3 * slot[a]) = g.segment<3>(3 * a);
+  }
+  const Vec3 moment = bending_form_[t] * delta;
+  return moment[0] * dtheta[0] + moment[1] * dtheta[1] + moment[2] * dtheta[2];
+}
+
 void ShellBody::bending_derivatives(const Positions& x, int t, bool project, Vec<18>& gradient,
                                     Mat<18>& hessian) const {
   const std::array<int, 6>& s = stencils_[t];
@@ -320,10 +381,9 @@ void ShellBody::bending_derivatives(const Positions& x, int t, bool project, Vec
   }
   const Mat3& Q = bending_form_[t];
   const Vec3 moment = Q * delta;
-  gradient.setZero();
+  gradient = moment[0] * dtheta[0] + moment[1] * dtheta[1] + moment[2] * dtheta[2];
   hessian.setZero();
   for (int i = 0; i < 3; ++i) {
-    gradient += moment[i] * dtheta[i];
     hessian += moment[i] * d2theta[i];
     for (int j = 0; j < 3; ++j) hessian += Q(i, j) * dtheta[i] * dtheta[j].transpose();
   }
@@ -357,11 +417,8 @@ double ShellBody::energy_and_add_gradient(const Positions& x, VecX& g, int dof_o
 void ShellBody::add_gradient(const Positions& x, VecX& g, int dof_offset) const {
   check_positions(x);
   std::vector<Vec<18>> local(num_triangles());
-  parallel_for_each(local.size(), grain_for(kShellCost), [&](std::size_t t) {
-    Vec<18> gb;
-    Mat<18> hb;
-    bending_derivatives(x, int(t), false, gb, hb);
-    local[t] = gb;
+  parallel_for_each(local.size(), grain_for(1.0), [&](std::size_t t) {
+    local[t] = bending_gradient(x, int(t));
     local[t].head<9>() += membrane_gradient(x, int(t));
   });
   add_element_gradients(local, g, dof_offset);

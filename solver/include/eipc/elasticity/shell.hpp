@@ -26,7 +26,10 @@ namespace eipc {
 /// The signed dihedral angle at edge (e0, e1) between triangle (c, e0, e1) and
 /// triangle (d, e1, e0): 0 when flat, in (-pi, pi].
 double dihedral_angle(const Vec3& c, const Vec3& e0, const Vec3& e1, const Vec3& d);
-/// Its gradient and Hessian over (c, e0, e1, d), 12 dofs in that order.
+/// Its gradient over (c, e0, e1, d), 12 dofs in that order.
+void dihedral_angle_gradient(const Vec3& c, const Vec3& e0, const Vec3& e1, const Vec3& d, double& theta,
+                             Vec<12>& gradient);
+/// Its gradient and Hessian (the gradient the same bit for bit).
 void dihedral_angle_derivatives(const Vec3& c, const Vec3& e0, const Vec3& e1, const Vec3& d, double& theta,
                                 Vec<12>& gradient, Mat<12>& hessian);
 
@@ -59,6 +62,8 @@ public:
   Vec<9> membrane_gradient(const Positions& x, int t) const;
   Mat<9> membrane_hessian(const Positions& x, int t, bool project) const;
   double bending_energy(const Positions& x, int t) const;
+  /// bending_derivatives()' gradient alone (the same bit for bit).
+  Vec<18> bending_gradient(const Positions& x, int t) const;
   void bending_derivatives(const Positions& x, int t, bool project, Vec<18>& gradient, Mat<18>& hessian) const;
 
 private:

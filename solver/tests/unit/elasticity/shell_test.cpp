@@ -145,6 +145,7 @@ TEST_CASE("shell membrane and bending derivatives match finite differences", "[e
     for (int a = 3; a < 6; ++a)
       if (st[a] < 0) fd_gb.segment<3>(3 * a).setZero();
     CHECK(rel_error(gb, fd_gb) < 1e-7);
+    CHECK(body.bending_gradient(x, t) == gb);  // bit for bit: the line search's gradient is Newton's
     CHECK(gb.norm() > 1e-3);  // the bend is felt
     MatX fd_hb = test::fd_jacobian(y, [&](const VecX& z) {
       Vec<18> g;
@@ -165,6 +166,12 @@ TEST_CASE("shell membrane and bending derivatives match finite differences", "[e
   body.add_gradient(x, g);
   const VecX fd = test::fd_gradient(flat(x), [&](const VecX& z) { return body.energy(from_flat(z)); });
   CHECK(rel_error(g, fd) < 1e-7);
+  std::vector<Vec<18>> ge;
+  std::vector<Mat<18>> he;
+  body.element_derivatives(x, true, ge, he);
+  VecX g2 = VecX::Zero(3 * body.num_vertices());
+  body.add_element_gradients(ge, g2, 0);
+  CHECK(g2 == g);
 }
 
 TEST_CASE("shell at rest and moved rigidly has no energy", "[elasticity][shell]") {
