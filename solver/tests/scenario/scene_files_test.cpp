@@ -53,3 +53,16 @@ TEST_CASE("the example scene of docs/scene-format.md squeezes the cube without i
   INFO("cube width at 0.3 s: " << width);
   CHECK(width < 0.0395);
 }
+
+TEST_CASE("the shell example scene drapes the sheet over the table without intersection", "[scenario][scene][shell]") {
+  Scene scene = load_scene((kScenarios / "examples" / "sheet_drape.json").string(), {std::nullopt, 0.3});
+  Simulation sim(std::move(scene), 0);
+  const RunSummary& summary = sim.run();
+  CHECK_FALSE(summary.failed);
+  CHECK(test::intersection_free(sim.stepper()));
+  // By t = 0.3 s the 20 cm sheet lies on the 6 cm table and its sides hang down.
+  const Positions sheet = sim.stepper().fine_positions()[0];
+  INFO("sheet z from " << sheet.col(2).minCoeff() << " to " << sheet.col(2).maxCoeff());
+  CHECK(sheet.col(2).maxCoeff() > 0.0325);   // on the table's top (z = 0.0325), not through it
+  CHECK(sheet.col(2).minCoeff() < 0.02);     // the sides have fallen well below it
+}

@@ -1,0 +1,52 @@
+// Shell bodies in scene files (material "stvk_shell"): a surface mesh loads as a
+// shell with its thickness; the fields a shell cannot use are refused by name.
+#include "scene_dir.hpp"
+
+#include <catch2/catch.hpp>
+#include <fstream>
+
+using namespace eipc;
+using Catch::Matchers::Contains;
+using nlohmann::json;
+
+namespace {
+json sheet_scene() {
+  return json::parse(R"({"format": "eipc-scene", "version": 1, "duration": 0.02, "dt": 0.01,
+    "bodies": [{"name": "sheet", "mesh": "sheet.obj",
+                "material": {"model": "stvk_shell", "thickness": 0.002, "youngs": 1e5, "poisson": 0.3, "density": 500}}]})");
+}
+}  // namespace
+
+TEST_CASE("a stvk_shell body is its surface, with its thickness", "[scene][shell]") {
+  test::SceneDir d("scene_shell");
+  // Two triangles of a unit square, and a vertex in no triangle for the refusal below.
+  std::ofstream((d.dir / "sheet.obj").string()) << "v 0 0 0.1\nv 1 0 0.1\nv 1 1 0.1\nv 0 1 0.1\nf 1 2 3\nf 1 3 4\n";
+  std::ofstream((d.dir / "loose.obj").string()) << "v 0 0 0.1\nv 1 0 0.1\nv 1 1 0.1\nv 0 1 0.1\nv 5 5 5\nf 1 2 3\nf 1 3 4\n";
+  const json good = sheet_scene();
+  const Scene scene = load_scene(d.write(good.dump()), {});
+  REQUIRE(scene.bodies.size() == 1);
+  CHECK(scene.bodies[0].shell_thickness == 0.002);
+  CHECK(scene.bodies[0].surface.rows() == 2);
+  CHECK(scene.bodies[0].fine_tets.rows() == 0);
+
+  json no_thickness = good;
+  no_thickness["bodies"][0]["material"].erase("thickness");
+  CHECK_THAT(d.error_of(no_thickness.dump()), Contains("bodies[0].material") && Contains("thickness"));
+  json tets = good;
+  tets["bodies"][0]["mesh"] = "cube.msh";
+  CHECK_THAT(d.error_of(tets.dump()), Contains("bodies[0].mesh") && Contains("triangle surface"));
+  json sized = good;
+  sized["bodies"][0]["tet_size"] = 0.01;
+  CHECK_THAT(d.error_of(sized.dump()), Contains("bodies[0].tet_size"));
+  json damped = good;
+  damped["bodies"][0]["material"]["rayleigh_beta"] = 0.01;
+  CHECK_THAT(d.error_of(damped.dump()), Contains("bodies[0].material.rayleigh_beta"));
+  json loose = good;
+  loose["bodies"][0]["mesh"] = "loose.obj";
+  CHECK_THAT(d.error_of(loose.dump()), Contains("vertex 4 is in no triangle"));
+  // A solid's material has no thickness.
+  json solid = good;
+  solid["bodies"][0]["mesh"] = "cube.msh";
+  solid["bodies"][0]["material"]["model"] = "neo_hookean";
+  CHECK_THAT(d.error_of(solid.dump()), Contains("bodies[0].material.thickness"));
+}
