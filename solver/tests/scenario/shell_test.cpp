@@ -1,8 +1,10 @@
 // Shells in the dynamics (issue 61 item 1): a sheet hanging from its top edge
 // settles at the closed-form stretch of a bar under its own weight; a sheet
-// dropped on the ground comes to rest on it, intersection free.
+// dropped on the ground comes to rest on it, intersection free; a sheet on a
+// slope slides with a = g (sin theta - mu cos theta) (Coulomb).
 #include "scene_builders.hpp"
 
+#include <Eigen/QR>
 #include <catch2/catch.hpp>
 #include <cmath>
 
@@ -90,4 +92,38 @@ TEST_CASE("a sheet dropped on the ground comes to rest on it, intersection free"
   CHECK(x.col(2).minCoeff() > 0.0);
   CHECK(x.col(2).maxCoeff() < p.contact.dhat);  // flat on the ground, within the barrier's reach
   CHECK(speed < 1e-3);
+}
+
+TEST_CASE("a sheet on a slope with mu = 0.49 < tan(theta) slides with g (sin - mu cos)", "[scenario][shell][friction]") {
+  // As the block of slope_friction_test.cpp: settle on the ground, tilt gravity to
+  // tan(theta) = 0.5 over 0.5 s, then fit x = c0 + c1 t + c2 t^2 to the mean position.
+  const double theta = std::atan(0.5), mu = 0.49, dt = 0.01;
+  const Body s = sheet("sheet", 4, 4, 0.1, 0.1, Vec3(0, 0, 5e-4), Vec3(1, 0, 0), Vec3(0, 1, 0), 1e-3,
+                       shell_material(1e6, 0.3, 1000));
+  SimulationParams p;
+  p.dt = dt;
+  p.ground_height = 0.0;
+  p.contact.friction = mu;
+  TimeStepper sim({s}, p);
+  for (int n = 0; n < 50; ++n) sim.step();
+  for (int n = 1; n <= 50; ++n) {
+    const double a = theta * n / 50;
+    sim.set_gravity(9.81 * Vec3(std::sin(a), 0, -std::cos(a)));
+    sim.step();
+  }
+  Eigen::MatrixXd A(0, 3);
+  Eigen::VectorXd b(0);
+  for (int n = 1; n <= 150; ++n) {
+    sim.step();
+    if (n * dt < 0.5) continue;
+    A.conservativeResize(A.rows() + 1, 3);
+    b.conservativeResize(b.size() + 1);
+    A.row(A.rows() - 1) << 1.0, n * dt, n * dt * n * dt;
+    b[b.size() - 1] = test::body_centroid(sim, 0).x();
+  }
+  const double a = 2.0 * A.colPivHouseholderQr().solve(b)[2];
+  const double expected = 9.81 * (std::sin(theta) - mu * std::cos(theta));
+  INFO("measured " << a << " m/s^2, expected " << expected << " m/s^2");
+  CHECK(a == Approx(expected).epsilon(0.03));
+  CHECK(test::intersection_free(sim));
 }
