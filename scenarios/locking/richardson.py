@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """The teddy's hold force in full space on self-similar refinements, with Richardson extrapolation (issue 60, item 1).
 
-    scenarios/locking/richardson.py [--runs NU:LEVEL,...] [--work DIR] [--eipc build/bin/eipc]
+    scenarios/locking/richardson.py [--runs NU:LEVEL[:BUBBLE_LEVEL],...] [--work DIR] [--eipc build/bin/eipc]
         [--out results/locking_richardson]
 
 Level L: Drake's teddy (teddy.vtk, 410 nodes) and the bubble (bubble.vtk, 67 nodes) each
@@ -11,10 +11,12 @@ run is the bubble grasp (scenarios/bubble_grasp/teddy.json) in full space at h =
 (h = 0.05 gives h = 0.01's hold force to about 0.1%: results/locking_reference_dt0.05.md)
 on one thread under `nice -n 19`, with the teddy's Poisson ratio NU; the hold force is
 reference_series.py's (x force on bubble_left from the teddy, mean over 3 <= t <= 4 s).
-Each run's result goes to OUT/nuNU_levelL.json as soon as it is done, and a rerun skips
-runs whose file exists (resumable). Then OUT.csv and OUT.md are rewritten from every
-result file present, with the Richardson extrapolation from the three finest levels of
-each NU (richardson() below: observed order, limit, uncertainty).
+A run NU:L:B keeps the bubbles at level B instead (a check of what the bubbles' refinement
+does; not part of the extrapolation). Each run's result goes to OUT/nuNU_levelL[_bubbleB].json
+as soon as it is done, and a rerun skips runs whose file exists (resumable). Then OUT.csv
+and OUT.md are rewritten from every result file present, with the Richardson extrapolation
+from the three finest levels of each NU (richardson() below: observed order, limit,
+uncertainty).
 """
 import argparse
 import csv
@@ -35,7 +37,7 @@ from reference_series import SCENE, TEDDY, hold_force  # noqa: E402
 
 BUBBLE = os.path.join(ROOT, "scenarios", "assets", "drake_models", "wsg_50_description", "bubble.vtk")
 DT = 0.05
-DEFAULT_RUNS = "0.45:0,0.45:1,0.3:0,0.3:1,0.45:2,0.3:2,0.45:3"
+DEFAULT_RUNS = "0.45:0,0.45:1,0.3:0,0.3:1,0.45:1:0,0.45:2,0.3:2,0.45:3"
 DEFAULT_OUT = os.path.join(ROOT, "results", "locking_richardson")
 THEORETICAL_ORDER = 2.0  # linear tets: a force (an energy derivative) converges as h^2 for smooth solutions
 SAFETY = 1.25  # Roache's grid convergence index factor for three grids
@@ -67,25 +69,26 @@ def level_mesh(work, source, name, level):
     return mesh, json.load(open(mesh + ".json"))
 
 
-def run(args, nu, level):
-    result = os.path.join(args.out, f"nu{nu}_level{level}.json")
+def run(args, nu, level, bubble_level):
+    tag = "" if bubble_level == level else f"_bubble{bubble_level}"
+    result = os.path.join(args.out, f"nu{nu}_level{level}{tag}.json")
     if os.path.exists(result):
         return
     teddy, teddy_info = level_mesh(args.work, TEDDY, "teddy", level)
-    bubble, bubble_info = level_mesh(args.work, BUBBLE, "bubble", level)
-    traj = os.path.join(args.work, f"nu{nu}_level{level}.h5")
+    bubble, bubble_info = level_mesh(args.work, BUBBLE, "bubble", bubble_level)
+    traj = os.path.join(args.work, f"nu{nu}_level{level}{tag}.h5")
     cmd = ["nice", "-n", "19", args.eipc, "run", SCENE, "--dt", str(DT), "--embedding", "full", "--threads", "1",
            "--set", f"bodies.teddy.mesh={teddy}", "--set", f"bodies.bubble_left.mesh={bubble}",
            "--set", f"bodies.bubble_right.mesh={bubble}", "--set", f"bodies.teddy.material.poisson={nu}",
            "--json", "--out", traj]
-    print(f"nu {nu} level {level}: {teddy_info['vertices']} + 2 x {bubble_info['vertices']} nodes ...", flush=True)
+    print(f"nu {nu} level {level} (bubbles {bubble_level}): {teddy_info['vertices']} + 2 x {bubble_info['vertices']} nodes ...", flush=True)
     start = time.time()
     out = subprocess.run(cmd, capture_output=True, text=True)
     if out.returncode != 0:
         sys.exit(f"error: nu {nu} level {level}: eipc run exit {out.returncode}\n{out.stderr[-2000:]}")
     summary = json.loads(out.stdout)
     force, status = hold_force(traj)
-    row = {"poisson": nu, "level": level, "teddy_nodes": teddy_info["vertices"], "teddy_tets": teddy_info["tets"],
+    row = {"poisson": nu, "level": level, "bubble_level": bubble_level, "teddy_nodes": teddy_info["vertices"], "teddy_tets": teddy_info["tets"],
            "bubble_nodes": bubble_info["vertices"], "teddy_min_radius_ratio": teddy_info["min_radius_ratio"],
            "bubble_min_radius_ratio": bubble_info["min_radius_ratio"], "dt": DT, "hold_force_N": force,
            "status": status, "wall_s": summary["wall_seconds"], "measured_wall_s": time.time() - start,
@@ -98,16 +101,16 @@ def run(args, nu, level):
 
 def write_tables(args):
     rows = [json.load(open(p)) for p in glob.glob(os.path.join(args.out, "nu*_level*.json"))]
-    rows.sort(key=lambda r: (-r["poisson"], r["level"]))
+    rows.sort(key=lambda r: (-r["poisson"], r["level"], -r["bubble_level"]))
     fits = {}
     for nu in sorted({r["poisson"] for r in rows}, reverse=True):
-        series = [r for r in rows if r["poisson"] == nu]
+        series = [r for r in rows if r["poisson"] == nu and r["bubble_level"] == r["level"]]
         for prev, r in zip(series, series[1:]):
             r["change_from_previous"] = r["hold_force_N"] / prev["hold_force_N"] - 1
         if len(series) >= 3:
             fits[nu] = (series[-3]["level"], series[-1]["level"],
                         richardson(*(r["hold_force_N"] for r in series[-3:])))
-    columns = ["poisson", "level", "teddy_nodes", "teddy_tets", "bubble_nodes", "teddy_min_radius_ratio",
+    columns = ["poisson", "level", "bubble_level", "teddy_nodes", "teddy_tets", "bubble_nodes", "teddy_min_radius_ratio",
                "bubble_min_radius_ratio", "dt", "hold_force_N", "change_from_previous", "status", "wall_s",
                "newton_mean", "threads"]
     with open(args.out + ".csv", "w", newline="") as f:
@@ -122,12 +125,12 @@ def write_tables(args):
                 "each red-refined L times (scenarios/generators/red_refine.py). Hold force: x force (normal + "
                 f"friction) on bubble_left from the teddy, mean over 3 <= t <= 4 s, h = {DT} s, full space, "
                 "1 thread under nice -n 19 on the shared host (walls not quiet).\n\n")
-        f.write("| Poisson | level | teddy nodes | teddy tets | bubble nodes | min radius ratio (teddy) | "
+        f.write("| Poisson | level | bubble level | teddy nodes | teddy tets | bubble nodes | min radius ratio (teddy) | "
                 "hold force (N) | change from previous | status | wall (s) |\n")
-        f.write("|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|\n")
+        f.write("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|\n")
         for r in rows:
             change = f"{100 * r['change_from_previous']:+.2f}%" if "change_from_previous" in r else ""
-            f.write(f"| {r['poisson']} | {r['level']} | {r['teddy_nodes']} | {r['teddy_tets']} | {r['bubble_nodes']} | "
+            f.write(f"| {r['poisson']} | {r['level']} | {r['bubble_level']} | {r['teddy_nodes']} | {r['teddy_tets']} | {r['bubble_nodes']} | "
                     f"{r['teddy_min_radius_ratio']:.4f} | {r['hold_force_N']:.4f} | {change} | {r['status']} | "
                     f"{r['wall_s']:.1f} |\n")
         f.write("\nRichardson extrapolation from the three finest levels (refinement ratio 2): observed order "
@@ -157,8 +160,8 @@ def main():
     os.makedirs(args.work, exist_ok=True)
     os.makedirs(args.out, exist_ok=True)
     for spec in args.runs.split(","):
-        nu, level = spec.split(":")
-        run(args, float(nu), int(level))
+        nu, level, *bubble = spec.split(":")
+        run(args, float(nu), int(level), int(bubble[0]) if bubble else int(level))
         write_tables(args)
 
 
