@@ -37,9 +37,11 @@ from reference_series import SCENE, TEDDY, hold_force  # noqa: E402
 
 BUBBLE = os.path.join(ROOT, "scenarios", "assets", "drake_models", "wsg_50_description", "bubble.vtk")
 DT = 0.05
-DEFAULT_RUNS = "0.45:0,0.45:1,0.3:0,0.3:1,0.45:1:0,0.45:2,0.3:2,0.45:3"
+DEFAULT_RUNS = "0.45:0,0.45:1,0.3:0,0.3:1,0.45:1:0,0.45:2,0.45:2:0,0.3:2,0.45:3"
 DEFAULT_OUT = os.path.join(ROOT, "results", "locking_richardson")
 THEORETICAL_ORDER = 2.0  # linear tets: a force (an energy derivative) converges as h^2 for smooth solutions
+SERIES = {"teddy and bubbles": lambda r: r["bubble_level"] == r["level"],
+          "teddy, bubbles at level 0": lambda r: r["bubble_level"] == 0}
 SAFETY = 1.25  # Roache's grid convergence index factor for three grids
 
 
@@ -101,15 +103,19 @@ def run(args, nu, level, bubble_level):
 
 def write_tables(args):
     rows = [json.load(open(p)) for p in glob.glob(os.path.join(args.out, "nu*_level*.json"))]
-    rows.sort(key=lambda r: (-r["poisson"], r["level"], -r["bubble_level"]))
-    fits = {}
+    # Two series per Poisson ratio: teddy and bubbles refined together (the physical limit),
+    # and the teddy alone with the bubbles at level 0 (the committed scene's bubbles, those
+    # of every embedding in results/locking.csv). Level 0 belongs to both.
+    rows.sort(key=lambda r: (-r["poisson"], r["bubble_level"] != r["level"], r["level"]))
+    fits = []
     for nu in sorted({r["poisson"] for r in rows}, reverse=True):
-        series = [r for r in rows if r["poisson"] == nu and r["bubble_level"] == r["level"]]
-        for prev, r in zip(series, series[1:]):
-            r["change_from_previous"] = r["hold_force_N"] / prev["hold_force_N"] - 1
-        if len(series) >= 3:
-            fits[nu] = (series[-3]["level"], series[-1]["level"],
-                        richardson(*(r["hold_force_N"] for r in series[-3:])))
+        for kind, member in SERIES.items():
+            series = [r for r in rows if r["poisson"] == nu and member(r)]
+            for prev, r in zip(series, series[1:]):
+                r["change_from_previous"] = r["hold_force_N"] / prev["hold_force_N"] - 1
+            if len(series) >= 3:
+                fits.append((nu, kind, series[-3]["level"], series[-1]["level"],
+                             richardson(*(r["hold_force_N"] for r in series[-3:]))))
     columns = ["poisson", "level", "bubble_level", "teddy_nodes", "teddy_tets", "bubble_nodes", "teddy_min_radius_ratio",
                "bubble_min_radius_ratio", "dt", "hold_force_N", "change_from_previous", "status", "wall_s",
                "newton_mean", "threads"]
@@ -120,7 +126,8 @@ def write_tables(args):
             w.writerow(r)
     with open(args.out + ".md", "w") as f:
         f.write("# The teddy's hold force on self-similar refinements, extrapolated\n\n")
-        f.write(f"Made by `scenarios/locking/richardson.py --runs {args.runs}` (docstring: what is run and "
+        runs = "" if args.runs == DEFAULT_RUNS else f" --runs {args.runs}"
+        f.write(f"Made by `scenarios/locking/richardson.py{runs}` (docstring: what is run and "
                 "measured; per-run results in `results/locking_richardson/`). Level L: teddy.vtk and bubble.vtk "
                 "each red-refined L times (scenarios/generators/red_refine.py). Hold force: x force (normal + "
                 f"friction) on bubble_left from the teddy, mean over 3 <= t <= 4 s, h = {DT} s, full space, "
@@ -137,13 +144,13 @@ def write_tables(args):
                 "p = log2((f1 - f2) / (f2 - f3)), limit f3 + (f3 - f2) / (2^p - 1); uncertainty: the larger of "
                 f"Roache's GCI ({SAFETY} |f3 - f2| / (2^p - 1)) and the distance to the limit with p = "
                 f"{THEORETICAL_ORDER:g}.\n\n")
-        f.write("| Poisson | levels | observed order | limit (N) | uncertainty (N) | limit with p = 2 (N) |\n")
-        f.write("|---:|---|---:|---:|---:|---:|\n")
-        for nu, (lo, hi, fit) in fits.items():
+        f.write("| Poisson | refined | levels | observed order | limit (N) | uncertainty (N) | limit with p = 2 (N) |\n")
+        f.write("|---:|---|---|---:|---:|---:|---:|\n")
+        for nu, kind, lo, hi, fit in fits:
             if fit is None:
-                f.write(f"| {nu} | {lo}-{hi} | alternating changes: no order | | | |\n")
+                f.write(f"| {nu} | {kind} | {lo}-{hi} | alternating changes: no order | | | |\n")
             else:
-                f.write(f"| {nu} | {lo}-{hi} | {fit['order']:.2f} | {fit['limit']:.4f} | "
+                f.write(f"| {nu} | {kind} | {lo}-{hi} | {fit['order']:.2f} | {fit['limit']:.4f} | "
                         f"{fit['uncertainty']:.4f} ({100 * fit['uncertainty'] / abs(fit['limit']):.1f}%) | "
                         f"{fit['limit_theoretical_order']:.4f} |\n")
     print(f"wrote {args.out}.csv and {args.out}.md")
