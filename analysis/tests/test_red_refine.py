@@ -1,5 +1,5 @@
 """Checks of the red refinement (scenarios/generators/red_refine.py) on the teddy and the bubble:
-`/usr/bin/python3 -m unittest analysis/tests/test_red_refine.py`."""
+`/usr/bin/python3 analysis/tests/test_red_refine.py` (ctest red_refine)."""
 import os
 import sys
 import unittest
