@@ -11,12 +11,12 @@ run is the bubble grasp (scenarios/bubble_grasp/teddy.json) in full space at h =
 (h = 0.05 gives h = 0.01's hold force to about 0.1%: results/locking_reference_dt0.05.md)
 on one thread under `nice -n 19`, with the teddy's Poisson ratio NU; the hold force is
 reference_series.py's (x force on bubble_left from the teddy, mean over 3 <= t <= 4 s).
-A run NU:L:B keeps the bubbles at level B instead (a check of what the bubbles' refinement
-does; not part of the extrapolation). Each run's result goes to OUT/nuNU_levelL[_bubbleB].json
-as soon as it is done, and a rerun skips runs whose file exists (resumable). Then OUT.csv
-and OUT.md are rewritten from every result file present, with the Richardson extrapolation
-from the three finest levels of each NU (richardson() below: observed order, limit,
-uncertainty).
+A run NU:L:B keeps the bubbles at level B. Each run's result goes to
+OUT/nuNU_levelL[_bubbleB].json as soon as it is done, and a rerun skips runs whose file
+exists (resumable). Then OUT.csv, OUT_fit.csv and OUT.md are rewritten from every result
+file present, with the Richardson extrapolation (richardson() below: observed order, limit,
+uncertainty) from the three finest levels of two series per NU: teddy and bubbles refined
+together, and the teddy refined with the bubbles at level 0.
 """
 import argparse
 import csv
@@ -124,6 +124,13 @@ def write_tables(args):
         w.writeheader()
         for r in rows:
             w.writerow(r)
+    with open(args.out + "_fit.csv", "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(["poisson", "refined", "levels", "order", "limit_N", "uncertainty_N", "limit_theoretical_order_N"])
+        for nu, kind, lo, hi, fit in fits:
+            if fit is not None:
+                w.writerow([nu, kind, f"{lo}-{hi}", repr(fit["order"]), repr(fit["limit"]), repr(fit["uncertainty"]),
+                            repr(fit["limit_theoretical_order"])])
     with open(args.out + ".md", "w") as f:
         f.write("# The teddy's hold force on self-similar refinements, extrapolated\n\n")
         runs = "" if args.runs == DEFAULT_RUNS else f" --runs {args.runs}"
@@ -153,7 +160,7 @@ def write_tables(args):
                 f.write(f"| {nu} | {kind} | {lo}-{hi} | {fit['order']:.2f} | {fit['limit']:.4f} | "
                         f"{fit['uncertainty']:.4f} ({100 * fit['uncertainty'] / abs(fit['limit']):.1f}%) | "
                         f"{fit['limit_theoretical_order']:.4f} |\n")
-    print(f"wrote {args.out}.csv and {args.out}.md")
+    print(f"wrote {args.out}.csv, {args.out}_fit.csv and {args.out}.md")
 
 
 def main():
