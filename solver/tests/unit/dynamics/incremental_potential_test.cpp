@@ -18,6 +18,24 @@
 
 using namespace eipc;
 
+namespace {
+/// Central differences (step 1e-8) of the energy and of the gradient at q, contacts held fixed.
+void central_differences(const IncrementalPotential& ip, const StepContext& s, const Positions& q,
+                         const ContactSet& contacts, VecX& g_fd, Eigen::MatrixXd& H_fd) {
+  const double eps = 1e-8;
+  const Eigen::Index n = 3 * q.rows();
+  g_fd.resize(n);
+  H_fd.resize(n, n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    Positions qp = q, qm = q;
+    flat(qp)[i] += eps;
+    flat(qm)[i] -= eps;
+    g_fd[i] = (ip.energy(s, qp, contacts) - ip.energy(s, qm, contacts)) / (2 * eps);
+    H_fd.col(i) = (ip.gradient(s, qp, contacts) - ip.gradient(s, qm, contacts)) / (2 * eps);
+  }
+}
+}  // namespace
+
 TEST_CASE("the incremental potential's gradient and Hessian match finite differences", "[dynamics]") {
   Material m;
   m.youngs = 1e4;
@@ -61,16 +79,9 @@ TEST_CASE("the incremental potential's gradient and Hessian match finite differe
   const VecX g = ip.gradient(s, q, contacts);
   const Eigen::MatrixXd H = Eigen::MatrixXd(ip.hessian(s, q, contacts, false));
 
-  const double eps = 1e-8;
-  VecX g_fd(g.size());
-  Eigen::MatrixXd H_fd(g.size(), g.size());
-  for (Eigen::Index i = 0; i < g.size(); ++i) {
-    Positions qp = q, qm = q;
-    flat(qp)[i] += eps;
-    flat(qm)[i] -= eps;
-    g_fd[i] = (ip.energy(s, qp, contacts) - ip.energy(s, qm, contacts)) / (2 * eps);
-    H_fd.col(i) = (ip.gradient(s, qp, contacts) - ip.gradient(s, qm, contacts)) / (2 * eps);
-  }
+  VecX g_fd;
+  Eigen::MatrixXd H_fd;
+  central_differences(ip, s, q, contacts, g_fd, H_fd);
   INFO("gradient norm " << g.norm() << ", contacts " << contacts.size());
   CHECK((g - g_fd).norm() <= 1e-5 * g.norm());
   CHECK((H - H_fd).norm() <= 1e-5 * H.norm());
@@ -278,16 +289,9 @@ TEST_CASE("the incremental potential with a shell: gradient and Hessian match fi
   const ContactSet contacts = ip.contacts(q, c);
   const VecX g = ip.gradient(s, q, contacts);
   const Eigen::MatrixXd H = Eigen::MatrixXd(ip.hessian(s, q, contacts, false));
-  const double eps = 1e-8;
-  VecX g_fd(g.size());
-  Eigen::MatrixXd H_fd(g.size(), g.size());
-  for (Eigen::Index i = 0; i < g.size(); ++i) {
-    Positions qp = q, qm = q;
-    flat(qp)[i] += eps;
-    flat(qm)[i] -= eps;
-    g_fd[i] = (ip.energy(s, qp, contacts) - ip.energy(s, qm, contacts)) / (2 * eps);
-    H_fd.col(i) = (ip.gradient(s, qp, contacts) - ip.gradient(s, qm, contacts)) / (2 * eps);
-  }
+  VecX g_fd;
+  Eigen::MatrixXd H_fd;
+  central_differences(ip, s, q, contacts, g_fd, H_fd);
   INFO("gradient norm " << g.norm() << ", contacts " << contacts.size());
   CHECK((g - g_fd).norm() <= 1e-5 * g.norm());
   CHECK((H - H_fd).norm() <= 1e-5 * H.norm());
