@@ -105,8 +105,10 @@ def body_mass(f, body):
 
 
 def grasp(path, cfg):
-    """Lift of the object, z force on it from the other bodies over the hold window against
-    m g, and slip = how far it moved relative to the finger over the window."""
+    """Lift of the object (its highest rise), held lift (its rise at the end of the hold
+    window: what is still up, analysis/tuning_rule.py), z force on it from the other bodies
+    over the hold window against m g, and slip = how far it moved relative to the finger
+    over the window."""
     with h5py.File(path, "r") as f:
         names = list(f.attrs["body_names"])
         t = f["frames/time"][:]
@@ -131,13 +133,15 @@ def grasp(path, cfg):
         lo, hi = cfg["hold"]
         window = (t >= lo - 1e-9) & (t <= hi + 1e-9)
         hold = force[window, 2].mean() if window.any() else float("nan")
-        slip = float("nan")
+        slip = held = float("nan")
+        if window.any():
+            held = c[np.flatnonzero(window)[-1], 2] - c[0, 2]
         if window.sum() >= 2:
             i0, i1 = np.flatnonzero(window)[[0, -1]]
             rel0 = c[i0] - fin[i0].mean(axis=0)
             rel1 = c[i1] - fin[i1].mean(axis=0)
             slip = float(np.linalg.norm(rel1 - rel0))
-        return dict(lift=lift, hold_over_mg=hold / (m * g), slip=slip, t=t, fz=force[:, 2], fn=np.linalg.norm(force, axis=1))
+        return dict(lift=lift, held_lift=held, hold_over_mg=hold / (m * g), slip=slip, t=t, fz=force[:, 2], fn=np.linalg.norm(force, axis=1))
 
 
 def certificate(path):

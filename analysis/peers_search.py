@@ -5,40 +5,41 @@
         [--out results] [--max-wall 900] [--max-load 0.5] [--wait 300] [--top 4] [--repeats 3]
         [--max-redo 5] [--configs I,J,...] [--screen-wait S]
 
-SCENE: cube_squeeze, bubble_grasp_teddy or finray_plate_rack; ENGINE: mujoco, bullet, drake or
-mujoco-flex (bubble_grasp_teddy only).
+SCENE: cube_squeeze, bubble_grasp_teddy or finray_plate_rack; ENGINE: eipc, mujoco, bullet, drake
+or mujoco-flex (where GRIDS has the pair).
 
 Stage 1 (screening) runs every configuration of GRIDS[(SCENE, ENGINE)] (or only those numbered
 in --configs, grid order from 0) once from the scene's base settings
-(scenarios/peers/<engine>_<scene>.toml, mujoco-flex: mujoco_flex_<scene>.toml); a configuration that equals the settings file is
+(scenarios/peers/<engine>_<scene>.toml; eipc: the scene's own); a configuration that equals the settings file is
 marked, and when none does, the settings file itself is screened as one more row. Each run is
-certified (`eipc certify --json`) and scored by its task outcome: lift of the object (of the
-commanded lift), hold force / m g, slip, frames with certified intersection, deepest certified
-penetration, and for MuJoCo its own deepest contact. Its wall and CPU seconds are kept only
+certified (`eipc certify --json`) and scored by its task outcome: lift of the object (highest
+rise, of the commanded lift), held lift (at the end of the hold window), hold force / m g, slip,
+frames with certified intersection, deepest certified penetration, the engine's own deepest
+contact, and on FinRay whether the plate rests in the scene's slot (scenarios/finray/check.py).
+Its wall and CPU seconds are kept only
 when it started with the 1-minute load average below --max-load and its CPU time was at least
 90% of its wall time (nothing else took the core); it waits up to --screen-wait s (default:
---wait) for that, then runs untimed. A configuration performs the task when
-its run is complete, lifts the object at least 90% of the command and holds it with 0.5-2 m g over
-the hold window (a thrown or crushed object does not count, however high it went).
+--wait) for that, then runs untimed. Whether a run succeeds is the one tuning rule's
+(analysis/tuning_rule.py; lift scenes against eipc's reference held lift: the committed
+reference/<scene>/full.h5, else one made by reference/make in WORK/refs).
 
-Stage 2 (re-timing) takes the configurations that perform the task: the --top fastest by
+Stage 2 (re-timing) takes the successful configurations: the --top fastest by
 screening time (untimed ones last, in grid order, where the largest step comes first), plus the settings file's configuration when
-it performs the task. Each is run --repeats times, interleaved: each repeat runs every
+it succeeds. Each is run --repeats times, interleaved: each repeat runs every
 candidate once, in an order rotated by one per repeat, so a drift of the machine touches all
 alike. Before each run the script waits (up to --wait s) for the load average to fall below
 --max-load; a run that started at or above it, or got less than 90% of a core, is redone (up
 to --max-redo times) and its time is not used.
 
-Ranking rule (best_of): among the stage-2 candidates, the fastest is the one with the least
-median wall time; every candidate whose wall-time range (min to max over the repeats) overlaps
-the fastest one's range is tied with it, and the winner is the tied candidate with the best
-task outcome: fewest frames with certified intersection, then smallest certified depth, then
-largest lift (then least median wall time). A candidate without a believable time in every
-repeat is not ranked. The outcomes are the screening run's (each stage-2 run's lift is
-recorded beside its time, to show the runs repeat it).
+Kept configuration: the first by the tuning rule (analysis/tuning_rule.py, docs/peers.md "One
+tuning rule"), each stage-2 candidate with its median wall and CPU time over the repeats (none
+when a repeat has no believable time), every other row without a time; outcomes are the
+screening run's (each stage-2 run's lift is recorded beside its time, to show the runs repeat
+it). Before stage 2 (--screen-only, or a stopped stage 2) the rule ranks the screening times,
+and the table says so.
 
 Writes OUT/peers_search/<scene>_<engine>.csv (stage 1), <scene>_<engine>_stage2.csv (every
-stage-2 run, redone ones too) and <scene>_<engine>.md (both tables and the winner); stage 1's are
+stage-2 run, redone ones too) and <scene>_<engine>.md (both tables and the kept configuration); stage 1's are
 written before stage 2 starts, so a stopped stage 2 loses none of them.
 """
 import argparse
@@ -58,9 +59,22 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from peers import ROOT, SCENES, binary, grasp, settings_file  # noqa: E402
 from quiet_machine import load_text, wait_for_load  # noqa: E402
+from tuning_rule import COMMANDED_LIFT, TASKS, criteria, rank  # noqa: E402
+import tuning_rule  # noqa: E402
+
+sys.path.insert(0, os.path.join(ROOT, "scenarios", "finray"))
+from make_scene import SLOT as FINRAY_SLOT  # noqa: E402  (the slot the scene sets the plate into)
 
 # Grids: each entry a list of option dicts; the cross product of the lists is searched.
 GRIDS = {
+    # eipc's own knobs (issue 58): the step and the bear's embedding; affine_coarsened takes its
+    # stiffness from the bear's own 410-node tets (docs/embedding.md, "coarsened_stiffness").
+    ("bubble_grasp_teddy", "eipc"): [
+        [{"dt": h} for h in (0.02, 0.01, 0.005)],
+        [{"embedding": "full"}, {"embedding": "low"},
+         {"embedding": "affine_coarsened",
+          "set": ['bodies.teddy.embeddings.affine_coarsened={"mesh": "affine", "coarsened_stiffness": true}']}],
+    ],
     ("cube_squeeze", "mujoco"): [
         [{"max-substep": h} for h in (0.01, 0.005, 0.002, 0.001)],
         [{"servo-kp": [kp, kp, 1e4]} for kp in (200, 430, 1000)],
@@ -121,40 +135,44 @@ GRIDS = {
 # Extra scene facts the grasp measures need beyond analysis/peers.py's SCENES.
 CUBE = dict(scene="scenarios/peers/cube_squeeze.json", embedding="full", object="cube", finger="finger_left",
             hold=(0.6, 1.0))
-COMMANDED_LIFT = {"cube_squeeze": 0.03, "bubble_grasp_teddy": 0.25, "finray_plate_rack": 0.2}
-TASK_LIFT = 0.9  # performing the task: complete, at least this fraction of the commanded lift,
-TASK_HOLD = (0.5, 2.0)  # and a hold force in this range of m g
+QUIET_LOAD = 0.5  # a quiet machine: 1-minute load average below this (analysis/quiet_machine.py)
 MIN_CPU_SHARE = 0.9  # a run's time is believable when it got at least this share of a core
 SETTINGS_FILE = "(settings file)"  # label of the settings file's own row when no grid point equals it
-RULE = " ".join(next(p for p in __doc__.split("\n\n") if p.startswith("Ranking rule")).split())
+RULE = "Rule (analysis/tuning_rule.py, docs/peers.md \"One tuning rule\"): " + " ".join(
+    " ".join(tuning_rule.__doc__.split("\n\n")[1:3]).split())
 
 
-def performs(row):
-    """Complete, the object lifted at least TASK_LIFT of the command, and held, not thrown or
-    crushed: the grippers' force on it over the hold within TASK_HOLD times m g (a Bullet
-    FinRay run launched the plate 42 m up: its lift alone passed)."""
-    hold = float(row.get("hold") or "nan")
-    return (row.get("status") == "complete" and float(row.get("lift_fraction") or 0) >= TASK_LIFT
-            and TASK_HOLD[0] <= hold <= TASK_HOLD[1])
+def rule_run(row, wall=None, cpu=None):
+    """A stage-1 row as the tuning rule reads it (analysis/tuning_rule.py), with these times."""
+    def number(key, scale=1.0):
+        return float(row[key]) * scale if row.get(key) not in (None, "") else None
+    frames = row.get("intersecting", "")
+    return dict(status=row.get("status"), intersecting=int(frames.split("/")[0]) if frames else None,
+                depth=number("depth_mm", 1e-3), lift=number("held_lift_mm", 1e-3), in_slot=row.get("in_slot") == "yes",
+                wall=wall, cpu=cpu)
 
 
-def overlap(a, b):
-    """Whether the ranges [min, max] of two lists of times overlap (touching counts)."""
-    return min(a) <= max(b) and min(b) <= max(a)
+def reference_lift(args, cfg):
+    """eipc's reference held lift of a lift scene (m): the committed reference/<scene>/full.h5,
+    else one reference/make makes in WORK/refs (h = 5e-4, as the committed ones)."""
+    if TASKS[args.scene] != "lift":
+        return None
+    path = os.path.join(ROOT, "reference", args.scene, "full.h5")
+    if not os.path.exists(path):
+        path = os.path.join(args.work, "refs", args.scene, "full.h5")
+        if not os.path.exists(path):
+            subprocess.run([os.path.join(ROOT, "reference", "make"), os.path.join(ROOT, cfg["scene"]), "full",
+                            "--no-xdmf", "--out", os.path.join(args.work, "refs")], check=True,
+                           env=dict(os.environ, EIPC=binary(args.build, "eipc")))
+    return grasp(path, cfg)["held_lift"]
 
 
-def best_of(candidates):
-    """The ranking rule (module docstring). candidates: dicts with walls (the repeats' wall
-    seconds), intersecting (frames with certified intersection), depth (deepest certified
-    penetration) and lift. Returns (index of the winner, indices tied with the fastest), or
-    (None, []) without candidates."""
-    if not candidates:
-        return None, []
-    median = [statistics.median(c["walls"]) for c in candidates]
-    fastest = min(range(len(candidates)), key=lambda i: median[i])
-    tied = [i for i, c in enumerate(candidates) if overlap(c["walls"], candidates[fastest]["walls"])]
-    quality = [(c["intersecting"], c["depth"], -c["lift"]) for c in candidates]
-    return min(tied, key=lambda i: (quality[i], median[i])), tied
+def placed(path):
+    """Whether the FinRay plate rests in the scene's slot at the end (scenarios/finray/check.py)."""
+    out = subprocess.run([sys.executable, os.path.join(ROOT, "scenarios", "finray", "check.py"), path, "--json"],
+                         capture_output=True, text=True)
+    plate = json.loads(out.stdout)["plate"] if out.returncode in (0, 1) else {}
+    return bool(plate.get("rests_in_slot")) and plate.get("slot") == FINRAY_SLOT
 
 
 def configs(grid):
@@ -218,7 +236,7 @@ def spread(values, fmt="{:.2f}"):
     return (fmt + " [" + fmt + "–" + fmt + "]").format(statistics.median(values), min(values), max(values))
 
 
-def screen(args, cfg, cmd_of, plan):
+def screen(args, cfg, cmd_of, plan, ref_lift):
     """Stage 1: one run of each (number, options, is the settings file) of plan."""
     rows = []
     for n, opts, same in plan:
@@ -245,10 +263,16 @@ def screen(args, cfg, cmd_of, plan):
         own = max(0.0, -float(np.nanmin(d))) if np.isfinite(d).any() else None
         row.update(status=summary.get("status", f"exit {code}"), reached=f"{g['t'][-1]:.2f}",
                    lift_mm=f"{g['lift'] * 1e3:.1f}", lift_fraction=f"{g['lift'] / COMMANDED_LIFT[args.scene]:.2f}",
+                   held_lift_mm=f"{g['held_lift'] * 1e3:.1f}",
                    hold=f"{g['hold_over_mg']:.2f}", slip_mm=f"{g['slip'] * 1e3:.1f}",
                    intersecting=f"{cert['intersecting_frames']}/{cert['frames']}",
                    depth_mm="0" if cert["max_depth"] is None else f"{cert['max_depth'] * 1e3:.2f}",
                    own_depth_mm="" if own is None else f"{own * 1e3:.2f}")
+        if TASKS[args.scene] == "place":
+            row["in_slot"] = "yes" if placed(stem + ".h5") else "no"
+    for row in rows:
+        met = criteria(rule_run(row), args.scene, ref_lift)
+        row["missed"] = ", ".join(k for k, v in met.items() if not v) or "none: succeeds"
     return rows
 
 
@@ -286,14 +310,14 @@ def write_csv(path, keys, rows):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("scene", choices=sorted({s for s, _ in GRIDS}))
-    ap.add_argument("engine", choices=["mujoco", "bullet", "drake", "mujoco-flex"])
+    ap.add_argument("engine", choices=["eipc", "mujoco", "bullet", "drake", "mujoco-flex"])
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--work", default="/tmp/eipc-search")
     ap.add_argument("--out", default=os.path.join(ROOT, "results"))
     ap.add_argument("--max-wall", default="900", help="per run (s); a run stopped by it is incomplete")
-    ap.add_argument("--max-load", type=float, default=0.5)
+    ap.add_argument("--max-load", type=float, default=QUIET_LOAD)
     ap.add_argument("--wait", type=float, default=300, help="seconds to wait for --max-load before each run")
-    ap.add_argument("--top", type=int, default=4, help="stage 2: the fastest this many that perform the task")
+    ap.add_argument("--top", type=int, default=4, help="stage 2: the fastest this many that succeed")
     ap.add_argument("--repeats", type=int, default=3, help="stage 2: repeats per candidate (at least 3)")
     ap.add_argument("--max-redo", type=int, default=5, help="stage 2: redos of a run started loaded")
     ap.add_argument("--screen-wait", type=float, help="stage 1's wait for --max-load (s; default: --wait)")
@@ -309,14 +333,14 @@ def main():
         sys.exit(2)
     args.screen_wait = args.wait if args.screen_wait is None else args.screen_wait
     cfg = CUBE if args.scene == "cube_squeeze" else SCENES[args.scene]
-    # eipc-mujoco-flex's settings are scenarios/peers/mujoco_flex_<scene>.toml (an underscore).
-    base = args.base = settings_file(args.engine.replace("-", "_"), args.scene)
+    base = args.base = settings_file(args.engine, args.scene)
     settings = tomllib.load(open(base, "rb")) if os.path.exists(base) else {}
     args.work_dir = os.path.join(args.work, f"{args.scene}_{args.engine}")
     os.makedirs(args.work_dir, exist_ok=True)
 
     def cmd_of(opts):
-        cmd = [binary(args.build, args.engine), os.path.join(ROOT, cfg["scene"]), "--json", "--max-wall", args.max_wall]
+        cmd = [binary(args.build, args.engine)] + (["run"] if args.engine == "eipc" else [])
+        cmd += [os.path.join(ROOT, cfg["scene"]), "--json", "--max-wall", args.max_wall]
         return cmd + (["--config", base] if settings else []) + arguments(opts)
 
     grid = configs(GRIDS[(args.scene, args.engine)])
@@ -324,32 +348,44 @@ def main():
     plan = [(n, grid[n], is_settings_file(grid[n], settings)) for n in numbers]
     if settings and not any(is_settings_file(opts, settings) for opts in grid):
         plan.append((len(grid), {}, True))  # the settings file is no grid point: screened as one more row
-    rows = screen(args, cfg, cmd_of, plan)
+    ref_lift = args.ref_lift = reference_lift(args, cfg)
+    rows = screen(args, cfg, cmd_of, plan, ref_lift)
 
-    good = [r for r in rows if performs(r)]
+    good = [r for r in rows if r["missed"] == "none: succeeds"]
     chosen = sorted(good, key=lambda r: float(r["wall"]) if r["wall"] else float("inf"))[:args.top]
     chosen += [r for r in good if r["settings_file"] and r not in chosen]
     for r in chosen:
         r["stage2_runs"], r["stage2"] = [], "pending"
-    report(args, grid, rows, chosen, [], None, pending=True)  # a stopped stage 2 loses nothing of stage 1
+    # Before stage 2 the rule ranks the screening times (a stopped stage 2 loses nothing of stage 1).
+    report(args, grid, rows, chosen, [], kept(args, rows, ref_lift, screening=True), pending=True)
     if args.screen_only:
         return
     runs = retime(args, cfg, cmd_of, chosen) if chosen else []
-    ranked = []
     for r in chosen:
-        used = [x for x in runs if x["n"] == r["n"] and x["used"]]
-        r["stage2_runs"] = used
-        if len(used) == args.repeats:
-            ranked.append(r)
-    win, tied = best_of([dict(walls=[float(x["wall"]) for x in r["stage2_runs"]],
-                              intersecting=int(r["intersecting"].split("/")[0]), depth=float(r["depth_mm"]),
-                              lift=float(r["lift_mm"])) for r in ranked])
-    best = ranked[win] if win is not None else None
+        r["stage2_runs"] = [x for x in runs if x["n"] == r["n"] and x["used"]]
+        r["stage2"] = "" if len(r["stage2_runs"]) == args.repeats else "not timed (a repeat without a believable time)"
+    best = kept(args, rows, ref_lift)
     for r in chosen:
-        r["stage2"] = "not ranked (a repeat without a believable time)" if r not in ranked else \
-            "**winner**" if r is best else "tied with the fastest" if ranked.index(r) in tied else "slower"
-
+        r["stage2"] = r["stage2"] or ("**kept**" if r is best else "slower")
     report(args, grid, rows, chosen, runs, best)
+
+
+def kept(args, rows, ref_lift, screening=False):
+    """The rule's first row: with the screening times, or with the stage-2 medians (rows not
+    re-timed, or without a believable time in every repeat, have none)."""
+    def times(r):
+        if screening:
+            return [float(r["wall"])] if r.get("wall") else [], [float(r["cpu"])] if r.get("cpu") else []
+        used = r.get("stage2_runs", [])
+        if len(used) < args.repeats:
+            return [], []
+        return [float(x["wall"]) for x in used], [float(x["cpu"]) for x in used]
+    runs = []
+    for r in rows:
+        wall, cpu = times(r)
+        runs.append(dict(rule_run(r, statistics.median(wall) if wall else None,
+                                  statistics.median(cpu) if cpu else None), row=r))
+    return rank(runs, args.scene, ref_lift)[0]["row"] if runs else None
 
 
 def report(args, grid, rows, chosen, runs, best, pending=False):
@@ -357,33 +393,39 @@ def report(args, grid, rows, chosen, runs, best, pending=False):
     out_dir = os.path.join(args.out, "peers_search")
     os.makedirs(out_dir, exist_ok=True)
     name = f"{args.scene}_{args.engine}"
-    keys = ["config", "settings_file", "exit", "status", "reached", "lift_mm", "lift_fraction", "hold", "slip_mm",
-            "intersecting", "depth_mm", "own_depth_mm", "load", "wall", "cpu"]
+    keys = ["config", "settings_file", "exit", "status", "reached", "lift_mm", "lift_fraction", "held_lift_mm", "hold",
+            "slip_mm", "intersecting", "depth_mm", "own_depth_mm"] + (["in_slot"] if TASKS[args.scene] == "place" else []) \
+        + ["missed", "load", "wall", "cpu"]
     write_csv(os.path.join(out_dir, name + ".csv"), keys, rows)
     write_csv(os.path.join(out_dir, name + "_stage2.csv"),
               ["config", "repeat", "attempt", "load_before", "exit", "wall", "cpu", "lift_mm", "used"], runs)
 
     shrunk = (f" Stage 1 ran only configurations {args.configs} of the grid's {len(grid)} (`--configs`)."
               if args.configs else "")
-    if pending and chosen:
-        result = ("Winner: not yet ranked (stage 2 has not run: these are stage 1's results, written before "
-                  "stage 2 starts).")
-    elif best:
-        result = (f"Winner: **{best['config']}**, wall {spread([float(x['wall']) for x in best['stage2_runs']])} s "
-                  f"(median [range] of {args.repeats}), {best['intersecting']} frames intersecting, depth "
-                  f"{best['depth_mm']} mm, lift {best['lift_mm']} mm.")
-    elif chosen:
-        result = "Winner: none ranked (no candidate has a believable time in every repeat)."
-    else:
-        result = (f"Winner: none (no configuration performs the task: complete, lift >= {TASK_LIFT:.0%} of the command, "
-                  f"hold {TASK_HOLD[0]:g}-{TASK_HOLD[1]:g} m g).")
+    result = "Kept: none (no configuration ran)."
+    if best:
+        used = best.get("stage2_runs") if not pending else None
+        timing = (f"wall {spread([float(x['wall']) for x in used])} s, CPU {spread([float(x['cpu']) for x in used])} s "
+                  f"(median [range] of {args.repeats})" if used else
+                  f"screening wall {best['wall'] or 'untimed'} s, CPU {best['cpu'] or 'untimed'} s (one run"
+                  + (": stage 2 has not run)" if pending else ")"))
+        verdict = ("succeeds" if best["missed"] == "none: succeeds" else
+                   f"no configuration succeeds; the closest misses: {best['missed']}")
+        result = (f"Kept: **{best['config']}** ({verdict}), {timing}; {best['intersecting']} frames intersecting, "
+                  f"depth {best['depth_mm']} mm, held lift {best.get('held_lift_mm', '')} mm"
+                  + (f", in slot: {best.get('in_slot', '')}" if TASKS[args.scene] == "place" else "") + ".")
+    reference = ("" if args.ref_lift is None else
+                 f" eipc's reference held lift (the rule's target): {args.ref_lift * 1e3:.1f} mm.")
+    quiet = ("" if args.max_load <= QUIET_LOAD else
+             f" **Not quiet**: runs were timed up to load average {args.max_load} (> {QUIET_LOAD}); the times rank "
+             "the runs of this session only, stage-2 quiet re-timing pending.")
     lines = [f"# Search: {args.engine} on {args.scene}", "",
              f"Made by `/usr/bin/python3 analysis/peers_search.py {' '.join(sys.argv[1:])}` on {time.strftime('%Y-%m-%d')} from the base settings "
              f"`{os.path.relpath(args.base, ROOT)}` (docs/peers.md; `settings_file`: the row that "
              f"equals it). Lift of {COMMANDED_LIFT[args.scene] * 1e3:.0f} mm commanded; depth: `eipc certify`'s "
              "deepest penetration; own depth: the engine's own deepest contact (MuJoCo); load: 1-minute load "
              f"average before the run (rounded down). Wall and CPU seconds only when the run started at load average < "
-             f"{args.max_load} and used >= {MIN_CPU_SHARE:.0%} of a core.{shrunk}", "",
+             f"{args.max_load} and used >= {MIN_CPU_SHARE:.0%} of a core.{shrunk}{reference}{quiet}", "",
              result, "", RULE, "",
              f"## Stage 2: {len(chosen)} candidates, {args.repeats} interleaved repeats "
              f"(every run: {name}_stage2.csv)", ""]
