@@ -47,7 +47,16 @@ DTS = [0.02, 0.01, 0.005]
 # Bullet's cost does not depend on h (its step is its stability limit) and it is slow: one h.
 # Drake also at its example's own step, 0.025 s.
 ENGINE_DTS = {"bullet": [0.01], "drake": [0.025, 0.02, 0.01, 0.005]}
-SKIP = {("finray_plate_rack", "bullet"): "explicit stability limit 2.2e-6 s: 4630 Bullet steps per 0.01 s"}
+SKIP = {("finray_plate_rack", "bullet"): "explicit stability limit 2.2e-6 s: 4630 Bullet steps per 0.01 s",
+        ("finray_plate_rack", "mujoco-flex"): "exit 2: rotating finger motion, affine plate and kinematic rack "
+                                              "cannot be mapped (docs/peers.md, MuJoCo 4 flex)"}
+# A sweep over h has to change the engine's own step: these engines' settings files hold a
+# max-substep (MuJoCo's 5 ms) that would make every h step at 5 ms inside, E(h) flat. Their
+# sweeps and references run the files without it: one engine step per h.
+STEP_IS_H = {"mujoco", "mujoco-flex"}
+# What the bodies are in each engine's rows (MuJoCo 2.2.2 has no deformables).
+BODIES = {"mujoco": "rigid", "mujoco-stiff": "rigid", "bullet-rigid-pads": "soft bear, rigid pads",
+          "drake-fem-fingers": "deformable (FEM fingers)", "mujoco-flex-equal-force": "deformable (bubbles E 2e4 Pa)"}
 # Bullet's own step is bounded by its explicit stability limit (6e-5 s on the teddy) whatever h
 # is, so a finer h is not a finer discretisation of its elasticity: no reference is run for it.
 NO_REFERENCE = {"bullet"}
@@ -71,6 +80,20 @@ def settings_file(engine, scene):
     return os.path.join(PEER_CONFIG, f"{engine}_{scene}.toml")
 
 
+def step_is_h_config(args):
+    """WORK/peer-config: the settings files, STEP_IS_H engines' without their max-substep line."""
+    folder = os.path.join(args.work, "peer-config")
+    os.makedirs(folder, exist_ok=True)
+    for name in os.listdir(PEER_CONFIG):
+        if name.endswith(".toml"):
+            lines = open(os.path.join(PEER_CONFIG, name)).read().splitlines(keepends=True)
+            if name.split("_")[0] in STEP_IS_H:
+                lines = [x for x in lines if not x.lstrip().startswith("max-substep")]
+            with open(os.path.join(folder, name), "w") as f:
+                f.writelines(lines)
+    return folder
+
+
 def reference_path(args, name, cfg, engine):
     return os.path.join(args.work, "refs", name, ("" if engine == "eipc" else engine + "_") + cfg["embedding"] + ".h5")
 
@@ -88,8 +111,9 @@ def reference(args, name, cfg, engine):
         # Frames every 0.005 s, so every h of the sweep (0.025 too) lands on reference frames.
         cmd += [os.path.join(ROOT, cfg["scene"]), "--dt", str(cfg["ref_dt"]), "--embedding", cfg["embedding"],
                 "--set", "output.every=0.005", "--json", "--out", path]
-        if engine != "eipc" and os.path.exists(settings_file(engine, name)):  # as the sweep runs it
-            cmd += ["--config", settings_file(engine, name)]
+        config = os.path.join(args.peer_config, os.path.basename(settings_file(engine, name)))
+        if engine != "eipc" and os.path.exists(config):  # as the sweep runs it
+            cmd += ["--config", config]
         if run(cmd, stdout=subprocess.DEVNULL) != 0 and os.path.exists(path):
             os.remove(path)  # an incomplete reference is no reference
     return path if os.path.exists(path) else None
@@ -162,6 +186,13 @@ VARIANTS = [
     ("mujoco-stiff", "mujoco", ("bubble_grasp_teddy", "finray_plate_rack"), ["--contact", "stiff"]),
     # Drake with deformable (FEM) fingers, where the paper's Drake had rigid ones.
     ("drake-fem-fingers", "drake", ("finray_plate_rack",), ["--finger-model", "fem"]),
+    # MuJoCo 4 flex with the bubbles at which its Saint Venant-Kirchhoff bubble pushes as hard as
+    # eipc's (docs/peers.md, MuJoCo 4 flex): with the scene's it does not lift the bear.
+    ("mujoco-flex-equal-force", "mujoco-flex", ("bubble_grasp_teddy",),
+     ["--set", "bodies.1.material.youngs=2e4", "bodies.2.material.youngs=2e4"]),
+    # Bullet with rigid pads, implicit (the grasp its soft bubbles do not perform; docs/peers.md).
+    ("bullet-rigid-pads", "bullet", ("bubble_grasp_teddy",),
+     ["--rigid-fingers", "--implicit", "true", "--newton-iterations", "3"]),
 ]
 
 
@@ -181,9 +212,11 @@ def variant(args, name, cfg, forces, label, engine, extra):
     s = json.load(open(base + ".json"))
     clear, failed, depth = certificate(base + ".certify.json")
     g = grasp(base + ".h5", cfg)
+    with h5py.File(base + ".h5", "r") as f:
+        substeps = f"{f['frames/newton_iterations'][:].mean():g}"  # a peer's engine steps per h
     forces[(name, label)] = g
-    return dict(scene=name, engine=label, dt="0.01", status=s["status"], reached=f"{g['t'][-1]:.2f}",
-                wall=f"{s['wall_seconds']:.2f}", rtf=f"{s['real_time_factor']:.3g}", substeps="1", certified=clear,
+    return dict(scene=name, engine=label, bodies=BODIES.get(label, "deformable"), dt="0.01", status=s["status"], reached=f"{g['t'][-1]:.2f}",
+                wall=f"{s['wall_seconds']:.2f}", rtf=f"{s['real_time_factor']:.3g}", substeps=substeps, certified=clear,
                 intersecting=failed, depth=depth, lift=f"{g['lift']:.3f}", hold=number(g["hold_over_mg"], ".2f"),
                 slip=f"{g['slip'] * 1000:.1f}" if not math.isnan(g["slip"]) else "", error="", order="", note="")
 
@@ -275,6 +308,7 @@ def main():
     args = ap.parse_args()
     engines = args.engines.split(",")
     load_before = os.getloadavg()[0]
+    args.peer_config = step_is_h_config(args)
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -293,13 +327,14 @@ def main():
                 continue
             run([binary(args.build, "eipc"), "sweep", os.path.join(ROOT, cfg["scene"]), "--engine", engine,
                  "--dt", ",".join(map(str, ENGINE_DTS.get(engine, DTS))), "--embedding", cfg["embedding"], "--jobs", args.jobs,
-                 "--peer-config", PEER_CONFIG, "--reference", os.path.join(args.work, "refs"), "--out", sweep_dir])
+                 "--peer-config", args.peer_config, "--reference", os.path.join(args.work, "refs"), "--out", sweep_dir])
         rows = list(csv.DictReader(open(os.path.join(sweep_dir, "runs.csv")))) if os.path.exists(
             os.path.join(sweep_dir, "runs.csv")) else []
         for engine in engines:
             mine = [r for r in rows if r["engine"] == engine and r["embedding"] == cfg["embedding"]]
             if (name, engine) in SKIP:
-                table.append(dict(scene=name, engine=engine, dt="", note="not run: " + SKIP[(name, engine)]))
+                table.append(dict(scene=name, engine=engine, bodies=BODIES.get(engine, "deformable"), dt="",
+                                  note="not run: " + SKIP[(name, engine)]))
                 continue
             for r in sorted(mine, key=lambda r: -float(r["dt"])):
                 traj = os.path.join(sweep_dir, r["trajectory"]) if r["trajectory"] else ""
@@ -309,7 +344,7 @@ def main():
                     forces[(name, engine)] = g
                 reached = float(g["t"][-1]) if g else 0.0
                 table.append(dict(
-                    scene=name, engine=engine, dt=r["dt"], status=r["status"], reached=f"{reached:.2f}",
+                    scene=name, engine=engine, bodies=BODIES.get(engine, "deformable"), dt=r["dt"], status=r["status"], reached=f"{reached:.2f}",
                     wall=f"{float(r['wall_seconds']):.2f}" if r["wall_seconds"] else "",
                     rtf=f"{float(r['real_time_factor']):.3g}" if r["real_time_factor"] else "",
                     substeps=r["newton_mean"], certified=clear, intersecting=failed, depth=depth,
@@ -323,7 +358,7 @@ def main():
 
     out_dir = os.path.join(args.out, "peers")
     os.makedirs(out_dir, exist_ok=True)
-    keys = ["scene", "engine", "dt", "status", "reached", "wall", "rtf", "substeps", "certified", "intersecting",
+    keys = ["scene", "engine", "bodies", "dt", "status", "reached", "wall", "rtf", "substeps", "certified", "intersecting",
             "depth", "lift", "hold", "slip", "error", "order", "note"]
     with open(os.path.join(out_dir, "peers.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, keys)
@@ -366,14 +401,20 @@ def main():
              "settings, columns, and what the numbers say); each peer with its per-scene settings file "
              f"(scenarios/peers). Wall times are single runs, run back to back on a shared 2-core machine "
              f"(1-minute load average {load_before:.2f} before the first, {os.getloadavg()[0]:.2f} when the "
-             "table was written), so they are rough; results/peers_timing.md has the quiet, repeated ones.", "",
-             "| scene | engine | h [s] | status | reached [s] | wall [s] | real-time factor | steps per h | "
+             "table was written), so they are rough" + (" (**not quiet**; stage-2 quiet re-timing pending)"
+                                                         if max(load_before, os.getloadavg()[0]) >= 0.5 else "")
+             + "; results/peers_timing.md has the quiet, repeated ones. "
+             f"The sweeps of {', '.join(sorted(STEP_IS_H))} run their settings files without `max-substep`, "
+             "so the engine's own step is h and E(h) measures it (steps per h: 1); the single runs at h = 0.01 "
+             "below the sweeps (mujoco-stiff, drake-fem-fingers, ...) keep their settings files whole. "
+             "`bodies`: what the engine simulates (MuJoCo 2.2.2 has no deformables: its rows are rigid).", "",
+             "| scene | engine | bodies | h [s] | status | reached [s] | wall [s] | real-time factor | steps per h | "
              "frames clear | frames intersecting | deepest [m] | lift [m] | hold force / m g | slip [mm] | "
              "E(h) [m] | order |",
-             "|" + "---|" * 16]
+             "|" + "---|" * 17]
     for r in table:
         if r.get("note"):
-            lines.append(f"| {r['scene']} | {r['engine']} | | {r['note']} |" + " |" * 12)
+            lines.append(f"| {r['scene']} | {r['engine']} | {r['bodies']} | | {r['note']} |" + " |" * 12)
             continue
         lines.append("| " + " | ".join(str(r[k]) for k in keys[:-1]) + " |")
     used = []

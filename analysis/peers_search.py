@@ -3,7 +3,7 @@
 
     /usr/bin/python3 analysis/peers_search.py SCENE ENGINE [--build build] [--work /tmp/eipc-search]
         [--out results] [--max-wall 900] [--max-load 0.5] [--wait 300] [--top 4] [--repeats 3]
-        [--max-redo 5] [--configs I,J,...] [--screen-wait S]
+        [--max-redo 5] [--configs I,J,...] [--screen-wait S] [--min-cpu-share 0.9] [--screen-only]
 
 SCENE: cube_squeeze, bubble_grasp_teddy or finray_plate_rack; ENGINE: eipc, mujoco, bullet, drake
 or mujoco-flex (where GRIDS has the pair).
@@ -85,11 +85,15 @@ GRIDS = {
         [{"servo-kp": [kp, kp, 1e4]} for kp in (300, 430, 600)],
         [{"margin": m} for m in (0.0, 0.001)],
         [{"noslip-iterations": n} for n in (0, 10)],
+        [{"contact": c} for c in ("soft", "stiff")],
     ],
     ("finray_plate_rack", "mujoco"): [
         [{"max-substep": h} for h in (0.005, 0.002)],
         [{"weld-solref": [tc, 1]} for tc in (0.004, 0.02)],
         [{"margin": m} for m in (0.0, 0.0001)],
+        # The weld against the contact: MuJoCo's modeling docs ("MoCap bodies") say the softer of
+        # the two gives way; `stiff` makes the contact (solref 2 steps) stiffer than either weld.
+        [{"contact": c} for c in ("soft", "stiff")],
     ],
     # Drake (the paper's baseline, docs/peers.md "Drake"): its step, SAP's contact approximation,
     # and on FinRay the rigid fingers' hydroelastic modulus (the paper's "compliant model").
@@ -139,7 +143,7 @@ QUIET_LOAD = 0.5  # a quiet machine: 1-minute load average below this (analysis/
 MIN_CPU_SHARE = 0.9  # a run's time is believable when it got at least this share of a core
 SETTINGS_FILE = "(settings file)"  # label of the settings file's own row when no grid point equals it
 RULE = "Rule (analysis/tuning_rule.py, docs/peers.md \"One tuning rule\"): " + " ".join(
-    " ".join(tuning_rule.__doc__.split("\n\n")[1:3]).split())
+    " ".join(tuning_rule.__doc__.split("\n\n")[1:3]).replace("  - ", "").split())
 
 
 def rule_run(row, wall=None, cpu=None):
@@ -227,8 +231,8 @@ def timed_run(cmd, stdout):
     return code, wall, cpu, load
 
 
-def believable(wall, cpu, load, max_load):
-    return load < max_load and cpu >= MIN_CPU_SHARE * wall
+def believable(wall, cpu, load, args):
+    return load < args.max_load and cpu >= args.min_cpu_share * wall
 
 
 def spread(values, fmt="{:.2f}"):
@@ -248,7 +252,7 @@ def screen(args, cfg, cmd_of, plan, ref_lift):
             code, wall, cpu, load = timed_run(cmd, out)
         row = dict(n=n, opts=opts, config=label(opts), settings_file="yes" if same else "", exit=code,
                    load=load_text(load), wall="", cpu="")
-        if believable(wall, cpu, load, args.max_load):
+        if believable(wall, cpu, load, args):
             row.update(wall=f"{wall:.2f}", cpu=f"{cpu:.2f}")
         rows.append(row)
         if not os.path.exists(stem + ".h5"):
@@ -289,7 +293,7 @@ def retime(args, cfg, cmd_of, chosen):
                 print(f"+ [stage 2, repeat {rep + 1}, load {os.getloadavg()[0]:.2f}]", " ".join(cmd),
                       file=sys.stderr, flush=True)
                 code, wall, cpu, load = timed_run(cmd, subprocess.DEVNULL)
-                ok = believable(wall, cpu, load, args.max_load)
+                ok = believable(wall, cpu, load, args)
                 lift = grasp(path, cfg)["lift"] * 1e3 if os.path.exists(path) else float("nan")
                 runs.append(dict(n=row["n"], config=row["config"], repeat=rep + 1, attempt=attempt + 1,
                                  load_before=load_text(load), exit=code, wall=f"{wall:.3f}", cpu=f"{cpu:.3f}",
@@ -316,6 +320,8 @@ def main():
     ap.add_argument("--out", default=os.path.join(ROOT, "results"))
     ap.add_argument("--max-wall", default="900", help="per run (s); a run stopped by it is incomplete")
     ap.add_argument("--max-load", type=float, default=QUIET_LOAD)
+    ap.add_argument("--min-cpu-share", type=float, default=MIN_CPU_SHARE,
+                    help="a run's time counts when its CPU time is at least this share of its wall time")
     ap.add_argument("--wait", type=float, default=300, help="seconds to wait for --max-load before each run")
     ap.add_argument("--top", type=int, default=4, help="stage 2: the fastest this many that succeed")
     ap.add_argument("--repeats", type=int, default=3, help="stage 2: repeats per candidate (at least 3)")
@@ -416,16 +422,18 @@ def report(args, grid, rows, chosen, runs, best, pending=False):
                   + (f", in slot: {best.get('in_slot', '')}" if TASKS[args.scene] == "place" else "") + ".")
     reference = ("" if args.ref_lift is None else
                  f" eipc's reference held lift (the rule's target): {args.ref_lift * 1e3:.1f} mm.")
-    quiet = ("" if args.max_load <= QUIET_LOAD else
-             f" **Not quiet**: runs were timed up to load average {args.max_load} (> {QUIET_LOAD}); the times rank "
-             "the runs of this session only, stage-2 quiet re-timing pending.")
+    quiet = ("" if args.max_load <= QUIET_LOAD and args.min_cpu_share >= MIN_CPU_SHARE else
+             f" **Not quiet**: runs were timed up to load average {args.max_load} with {args.min_cpu_share:.0%} of a "
+             f"core (quiet: < {QUIET_LOAD}, {MIN_CPU_SHARE:.0%}); the times rank the runs of this session only, "
+             "stage-2 quiet re-timing pending.")
     lines = [f"# Search: {args.engine} on {args.scene}", "",
              f"Made by `/usr/bin/python3 analysis/peers_search.py {' '.join(sys.argv[1:])}` on {time.strftime('%Y-%m-%d')} from the base settings "
-             f"`{os.path.relpath(args.base, ROOT)}` (docs/peers.md; `settings_file`: the row that "
-             f"equals it). Lift of {COMMANDED_LIFT[args.scene] * 1e3:.0f} mm commanded; depth: `eipc certify`'s "
+             + (f"`{os.path.relpath(args.base, ROOT)}` (docs/peers.md; `settings_file`: the row that equals it)."
+                if os.path.exists(args.base) else "of the scene itself (no settings file).")
+             + f" Lift of {COMMANDED_LIFT[args.scene] * 1e3:.0f} mm commanded; depth: `eipc certify`'s "
              "deepest penetration; own depth: the engine's own deepest contact (MuJoCo); load: 1-minute load "
              f"average before the run (rounded down). Wall and CPU seconds only when the run started at load average < "
-             f"{args.max_load} and used >= {MIN_CPU_SHARE:.0%} of a core.{shrunk}{reference}{quiet}", "",
+             f"{args.max_load} and used >= {args.min_cpu_share:.0%} of a core.{shrunk}{reference}{quiet}", "",
              result, "", RULE, "",
              f"## Stage 2: {len(chosen)} candidates, {args.repeats} interleaved repeats "
              f"(every run: {name}_stage2.csv)", ""]
