@@ -75,6 +75,11 @@ GRIDS = {
          {"embedding": "affine_coarsened",
           "set": ['bodies.teddy.embeddings.affine_coarsened={"mesh": "affine", "coarsened_stiffness": true}']}],
     ],
+    # FinRay's fingers have one embedding besides full space (11,760 tets each), `coarse`, the scene's.
+    ("finray_plate_rack", "eipc"): [
+        [{"dt": h} for h in (0.02, 0.01, 0.005)],
+        [{"embedding": "coarse"}],
+    ],
     ("cube_squeeze", "mujoco"): [
         [{"max-substep": h} for h in (0.01, 0.005, 0.002, 0.001)],
         [{"servo-kp": [kp, kp, 1e4]} for kp in (200, 430, 1000)],
