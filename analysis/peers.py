@@ -16,7 +16,8 @@ reference, certifies every trajectory (`eipc certify`), and writes:
   OUT/peers/outcome_vs_wall.png  lift, hold force / m g and slip against wall time, every engine
   OUT/peers/frame_<scene>_<engine>.png  an intersecting frame of a peer beside eipc's
 
-MuJoCo is also run once with --contact stiff at h = 0.01 (engine "mujoco-stiff"), and Drake
+MuJoCo is also run once with --contact soft at h = 0.01 (engine "mujoco-soft": its default contact, where
+its settings files have the stiff one), and Drake
 on FinRay with FEM fingers (engine "drake-fem-fingers"; VARIANTS).
 
 Runs that exist in WORK are reused (the sweep resumes). Bullet on the FinRay scene is
@@ -55,7 +56,7 @@ SKIP = {("finray_plate_rack", "bullet"): "explicit stability limit 2.2e-6 s: 463
 # sweeps and references run the files without it: one engine step per h.
 STEP_IS_H = {"mujoco", "mujoco-flex"}
 # What the bodies are in each engine's rows (MuJoCo 2.2.2 has no deformables).
-BODIES = {"mujoco": "rigid", "mujoco-stiff": "rigid", "bullet-rigid-pads": "soft bear, rigid pads",
+BODIES = {"mujoco": "rigid", "mujoco-soft": "rigid", "bullet-rigid-pads": "soft bear, rigid pads",
           "drake-fem-fingers": "deformable (FEM fingers)", "mujoco-flex-equal-force": "deformable (bubbles E 2e4 Pa)"}
 # Bullet's own step is bounded by its explicit stability limit (6e-5 s on the teddy) whatever h
 # is, so a finer h is not a finer discretisation of its elasticity: no reference is run for it.
@@ -183,7 +184,7 @@ def certificate(path):
 
 # Single runs at h = 0.01 beside the sweep: (label, engine, scenes, extra options, what they show).
 VARIANTS = [
-    ("mujoco-stiff", "mujoco", ("bubble_grasp_teddy", "finray_plate_rack"), ["--contact", "stiff"]),
+    ("mujoco-soft", "mujoco", ("bubble_grasp_teddy", "finray_plate_rack"), ["--contact", "soft"]),
     # Drake with deformable (FEM) fingers, where the paper's Drake had rigid ones.
     ("drake-fem-fingers", "drake", ("finray_plate_rack",), ["--finger-model", "fem"]),
     # MuJoCo 4 flex with the bubbles at which its Saint Venant-Kirchhoff bubble pushes as hard as
@@ -406,7 +407,7 @@ def main():
              + "; results/peers_timing.md has the quiet, repeated ones. "
              f"The sweeps of {', '.join(sorted(STEP_IS_H))} run their settings files without `max-substep`, "
              "so the engine's own step is h and E(h) measures it (steps per h: 1); the single runs at h = 0.01 "
-             "below the sweeps (mujoco-stiff, drake-fem-fingers, ...) keep their settings files whole. "
+             "below the sweeps (mujoco-soft, drake-fem-fingers, ...) keep their settings files whole. "
              "`bodies`: what the engine simulates (MuJoCo 2.2.2 has no deformables: its rows are rigid).", "",
              "| scene | engine | bodies | h [s] | status | reached [s] | wall [s] | real-time factor | steps per h | "
              "frames clear | frames intersecting | deepest [m] | lift [m] | hold force / m g | slip [mm] | "
