@@ -3,6 +3,7 @@
 
     scenarios/locking/table.py [--study teddy|teddy_53k] [--work out/locking[_53k]]
         [--eipc build/bin/eipc] [--repeats 3] [--embeddings E,...] [--out results/locking[_53k]]
+    scenarios/locking/table.py [--study ...] --rereference   (OUT.csv's forces against today's reference)
 
 Studies: `teddy`, the grasp of Drake's 410-vertex bear (scenarios/bubble_grasp/teddy.json;
 embeddings full, affine, affine_coarsened, low, low_split, low_coarsened, medium,
@@ -16,16 +17,20 @@ space: its step takes minutes; no medium: 1,881 of its vertices lie outside that
    full ones, the others made under WORK/references with reference/make), then
    `eipc report --hold 3,4 --force-reference R`: each method's hold force (mean x force on
    bubble_left from the teddy over 3-4 s, at h = 0.005 s), its signed error against R and
-   its fitted order. R = scenarios/locking/converged_force.py (the finest level of the
-   full-space bear refined until the force settles, results/locking_reference.csv).
+   its fitted order. R = scenarios/locking/converged_force.py's reference(): the Richardson
+   limit of the self-similarly refined bear with its uncertainty U (results/locking_richardson.md),
+   or before that series had three levels the finest TetGen level (results/locking_reference.csv).
+   Each error's uncertainty from R's alone is U |F| / R^2 (the error F / R - 1 moved by R +- U).
 2. Wall time: the 4 s grasp at h = 0.02 s on 2 threads (`eipc run --threads 2`, the run's
    own wall time), every embedding once per repeat, the order rotated each repeat; each
    run starts once the 1-minute load average is below --max-load (or after --wait
    seconds), and the load before it is recorded. Medians with ranges.
 
 Writes OUT.csv (the columns of the report's hold_force.csv, wall_s replaced by the median
-2-thread time, plus its range and the loads), OUT.md and OUT.png/.svg (force error against
-that median wall; `--replot` redraws them from OUT.csv). Debian's /usr/bin/python3.
+2-thread time, plus its range and the loads, and force_error_uncertainty), OUT.md and
+OUT.png/.svg (force error against that median wall; `--replot` redraws them from OUT.csv;
+`--rereference` recomputes the errors of OUT.csv's forces against today's reference and
+rewrites all three, running nothing). Debian's /usr/bin/python3.
 """
 import argparse
 import csv
@@ -38,7 +43,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "analysis"))
-from converged_force import converged_force  # noqa: E402
+from converged_force import reference as converged_reference  # noqa: E402
 from reference_series import DEFAULT_WORK, level_mesh  # noqa: E402
 from eipc_report import plots, style  # noqa: E402
 from quiet_machine import load_text, wait_for_load  # noqa: E402
@@ -115,26 +120,31 @@ def main():
     p.add_argument("--wait", type=float, default=600, help="seconds to wait for --max-load before each run")
     p.add_argument("--out", help="default results/locking, or results/locking_53k")
     p.add_argument("--replot", action="store_true", help="only redraw OUT.png/.svg from OUT.csv")
+    p.add_argument("--rereference", action="store_true",
+                   help="only recompute OUT.csv's force errors against today's reference (and OUT.md, .png)")
     args = p.parse_args()
     suffix = "" if args.study == "teddy" else "_53k"
     args.work = args.work or os.path.join(ROOT, "out", "locking" + suffix)
     args.out = args.out or os.path.join(ROOT, "results", "locking" + suffix)
     args.embeddings = args.embeddings or STUDIES[args.study]["embeddings"]
     args.scene = STUDIES[args.study]["scene"]
-    if args.replot:
+    ref = converged_reference()
+    if args.replot or args.rereference:
+        if args.rereference:
+            rows = list(csv.DictReader(open(args.out + ".csv")))
+            write_table(args, [r for r in rows if r["embedding"] != REFERENCE_ROW], ref)
         os.makedirs(args.work, exist_ok=True)
         plot(args.out, args.work)
         return
     embeddings = args.embeddings.split(",")
     args.added = added_embeddings(args.study, embeddings)
-    reference, reference_nodes = converged_force()
     refs = make_references(args, embeddings)
     sweep = os.path.join(args.work, "sweep")
     subprocess.run([args.eipc, "sweep", args.scene, "--dt", "0.02,0.01,0.005", "--embedding", ",".join(embeddings),
                     "--set", "output.every=0.005", "--reference", refs, "--out", sweep] + args.added, check=True)
     report = os.path.join(args.work, "report")
     subprocess.run([args.eipc, "report", sweep, "--out", report, "--pair", "bubble_left,teddy", "--hold", "3,4",
-                    "--force-reference=" + repr(reference)], check=True)
+                    "--force-reference=" + repr(ref["force"])], check=True)
     rows = list(csv.DictReader(open(os.path.join(report, "hold_force.csv"))))
     runs = list(csv.DictReader(open(os.path.join(sweep, "runs.csv"))))
     certified = {e: f"{sum(r['certified'] == 'yes' for r in runs if r['embedding'] == e)}/"
@@ -146,21 +156,40 @@ def main():
             walls[e].append(timed_run(args, e))
             print(f"  repeat {repeat + 1}: {e} {walls[e][-1][0]:.3f} s (load {load_text(walls[e][-1][1])})", flush=True)
 
-    fields = ["embedding", "nodes", "hold_force_N", "force_error", "wall_s", "wall_min_s", "wall_max_s",
-              "loads_before", "fitted_order", "certified"]
-    with open(args.out + ".csv", "w", newline="") as f:
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(fields)
-        for r in rows:
-            t = walls.get(r["embedding"])
-            times = [x[0] for x in t] if t else []
-            w.writerow([r["embedding"], r["nodes"] or reference_nodes, r["hold_force_N"], r["force_error"],
-                        repr(statistics.median(times)) if times else "", repr(min(times)) if times else "",
-                        repr(max(times)) if times else "", " ".join(load_text(x[1]) for x in t) if t else "",
-                        r["fitted_order"], certified.get(r["embedding"], "")])
+    table = []
+    for r in (r for r in rows if r["embedding"] != REFERENCE_ROW):
+        times = [x[0] for x in walls.get(r["embedding"], [])]
+        table.append({"embedding": r["embedding"], "nodes": r["nodes"], "hold_force_N": r["hold_force_N"],
+                      "wall_s": repr(statistics.median(times)) if times else "",
+                      "wall_min_s": repr(min(times)) if times else "", "wall_max_s": repr(max(times)) if times else "",
+                      "loads_before": " ".join(load_text(x[1]) for x in walls.get(r["embedding"], [])),
+                      "fitted_order": r["fitted_order"], "certified": certified.get(r["embedding"], "")})
+    write_table(args, table, ref)
     plot(args.out, report)
-    write_markdown(args, rows, walls, certified, reference, reference_nodes)
     print(f"wrote {args.out}.csv, .md, .png, .svg")
+
+
+REFERENCE_ROW = "converged reference"
+FIELDS = ["embedding", "nodes", "hold_force_N", "force_error", "force_error_uncertainty", "wall_s", "wall_min_s",
+          "wall_max_s", "loads_before", "fitted_order", "certified"]
+
+
+def write_table(args, rows, ref):
+    """OUT.csv and OUT.md from the methods' rows (hold force, walls, order, certified) and the
+    reference: each force error, and its uncertainty from the reference's (module docstring)."""
+    force, u = ref["force"], ref["uncertainty"]
+    out = [dict({k: "" for k in FIELDS}, embedding=REFERENCE_ROW, nodes=ref["nodes"], hold_force_N=repr(force),
+                force_error="0.0", force_error_uncertainty=repr(u / abs(force)) if u is not None else "")]
+    for r in rows:
+        f = float(r["hold_force_N"])
+        out.append(dict(r, nodes=r["nodes"] or ref["nodes"], force_error=repr(f / force - 1),
+                        force_error_uncertainty=repr(u * abs(f) / force ** 2) if u is not None else ""))
+    with open(args.out + ".csv", "w", newline="") as fh:
+        w = csv.DictWriter(fh, FIELDS, extrasaction="ignore", lineterminator="\n")
+        w.writeheader()
+        w.writerows(out)
+    write_markdown(args, out, ref)
+
 
 
 def plot(out, work_dir):
@@ -176,29 +205,31 @@ def plot(out, work_dir):
         os.replace(os.path.join(work_dir, name), out + os.path.splitext(name)[1])
 
 
-def write_markdown(args, rows, walls, certified, reference, reference_nodes):
+def write_markdown(args, rows, ref):
     name = os.path.basename(args.out)
-    loads = [x[1] for runs in walls.values() for x in runs]
-    load_range = f"{load_text(min(loads))}-{load_text(max(loads))}" if loads else "(not timed)"
+    loads = [float(x) for r in rows for x in r.get("loads_before", "").split()]
+    load_range = f"{min(loads):.2f}-{max(loads):.2f}" if loads else "(not timed)"
+    repeats = max((len(r.get("loads_before", "").split()) for r in rows), default=0)
+    uncertainty = f" +- {ref['uncertainty']:.3f} N" if ref["uncertainty"] is not None else " N (uncertainty unknown)"
     lines = [f"# {STUDIES[args.study]['title']}\n",
              f"Made by `scenarios/locking/table.py --study {args.study}` (docstring: what is measured). Hold force: mean x force "
              f"(normal + friction) on bubble_left from the teddy over 3-4 s at h = 0.005 s. Converged "
-             f"reference: {reference:.3f} N, the full-space bear at {reference_nodes} nodes "
-             f"(results/locking_reference.md). Force error: signed, positive = squeezes harder. Wall: the "
-             f"4 s grasp at h = 0.02 s on 2 threads, median of {args.repeats} interleaved runs [range], "
+             f"reference: {ref['force']:.3f}{uncertainty}, {ref['source']}. Force error: signed, positive = "
+             f"squeezes harder; +- is what the reference's uncertainty alone allows. Wall: the "
+             f"4 s grasp at h = 0.02 s on 2 threads, median of {repeats} interleaved runs [range], "
              f"load average before each run {load_range} (each in `{name}.csv`). Fitted order: slope of log E(h) over "
              f"h = 0.02, 0.01, 0.005 s against each method's own h = 5e-4 s reference. Certified: runs of "
              f"the sweep whose every frame `eipc certify` found free of intersections.\n",
              "| embedding | nodes | hold force (N) | force error | wall (s) | fitted order | certified |",
              "|---|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
-        t = [x[0] for x in walls.get(r["embedding"], [])]
-        wall = f"{statistics.median(t):.3f} [{min(t):.3f}-{max(t):.3f}]" if t else "–"
-        error = f"{100 * float(r['force_error']):+.1f}%" if r["force_error"] else "–"
+        wall = f"{float(r['wall_s']):.3f} [{float(r['wall_min_s']):.3f}-{float(r['wall_max_s']):.3f}]" if r["wall_s"] else "–"
+        error = f"{100 * float(r['force_error']):+.1f}%"
+        if r["force_error_uncertainty"]:
+            error += f" +- {100 * float(r['force_error_uncertainty']):.1f}%"
         order = f"{float(r['fitted_order']):.3f}" if r["fitted_order"] else "–"
-        nodes = r["nodes"] or str(reference_nodes)
-        lines.append(f"| {r['embedding']} | {nodes} | {float(r['hold_force_N']):.3f} | {error} | {wall} | {order} "
-                     f"| {certified.get(r['embedding'], '–')} |")
+        lines.append(f"| {r['embedding']} | {r['nodes']} | {float(r['hold_force_N']):.3f} | {error} | {wall} | {order} "
+                     f"| {r['certified'] or '–'} |")
     lines.append(f"\n![force error against wall time]({name}.png)\n")
     with open(args.out + ".md", "w") as f:
         f.write("\n".join(lines))

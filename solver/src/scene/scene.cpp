@@ -1,6 +1,7 @@
 #include "eipc/scene/scene.hpp"
 
 #include "eipc/embedding/coarsened_stiffness.hpp"
+#include "eipc/embedding/contact_patch.hpp"
 #include "eipc/embedding/embedded_body.hpp"
 #include "eipc/mesh/read_mesh.hpp"
 #include "eipc/elasticity/shell.hpp"
@@ -180,6 +181,23 @@ std::string existing_file(const Field& f, const std::filesystem::path& dir) {
   return path;
 }
 
+/// The surface vertices a "contact_patch" selects (select_nodes' forms, among the
+/// body's fine vertices); a listed vertex off the surface is refused.
+std::vector<int> read_contact_patch(const Field& f, const Body& full) {
+  std::vector<char> on_surface(static_cast<std::size_t>(full.fine_rest.rows()), 0);
+  for (const int v : surface_vertices(full.surface)) on_surface[static_cast<std::size_t>(v)] = 1;
+  std::vector<int> patch;
+  for (const int v : select_nodes(f, full.fine_rest)) {
+    if (on_surface[static_cast<std::size_t>(v)]) patch.push_back(v);
+    else if (f.value().is_array())
+      f.fail("vertex " + std::to_string(v) + " is not on the body's surface; a contact patch is made of collision vertices");
+  }
+  std::sort(patch.begin(), patch.end());
+  patch.erase(std::unique(patch.begin(), patch.end()), patch.end());
+  if (patch.empty()) f.fail("selects no surface vertex of the body");
+  return patch;
+}
+
 /// Replaces a full-space body's nodes by its embedding: "affine" (one enclosing
 /// tet) or a mesh from `embeddings`, given in the body mesh's own frame.
 Body read_embedding(const Field& f, const std::filesystem::path& dir, const Body& full, const std::string& name,
@@ -187,10 +205,12 @@ Body read_embedding(const Field& f, const std::filesystem::path& dir, const Body
   if (name == "affine") return embed_body(full, enclosing_tet(full.fine_rest), name, f.at("name").string(), &report);
   const Field entry = f.at("embeddings").child(name.c_str());
   // A path (or "affine"), or {"mesh": PATH, "split_disconnected_parts": true,
-  // "coarsened_stiffness": true | FINER_TET_MESH, "coarsened_rotations": "one" | N}.
+  // "coarsened_stiffness": true | FINER_TET_MESH, "coarsened_rotations": "one" | N,
+  // "contact_patch": VERTICES}.
   EmbeddingOptions options;
   if (entry.value().is_object()) {
-    entry.require_known_keys({"mesh", "split_disconnected_parts", "coarsened_stiffness", "coarsened_rotations"});
+    entry.require_known_keys(
+        {"mesh", "split_disconnected_parts", "coarsened_stiffness", "coarsened_rotations", "contact_patch"});
     options.split_disconnected_parts = entry.boolean_or("split_disconnected_parts", false);
   }
   const Field mesh = entry.value().is_object() ? entry.at("mesh") : entry;
@@ -218,6 +238,8 @@ Body read_embedding(const Field& f, const std::filesystem::path& dir, const Body
       rotations.fail("expected \"one\" or a number of regions from 1 to 1000, got " + v.dump());
     }
   }
+  const bool patched = entry.value().is_object() && entry.has("contact_patch");
+  if (patched) add_contact_patch(body, full.fine_rest, read_contact_patch(entry.at("contact_patch"), full));
   // The stiffness of a fine tet mesh condensed onto the nodes, split over `regions` when asked.
   const auto coarsen_from = [&](const Positions& rest, const Tets& tets, const NodeMap& to_nodes,
                                 const std::string& source) {
@@ -227,6 +249,10 @@ Body read_embedding(const Field& f, const std::filesystem::path& dir, const Body
                                                    regions > 0 ? &parts : nullptr);
     body.coarsened_part_stiffness = std::move(parts.stiffness);
     body.coarsened_part_fit = std::move(parts.fit);
+    if (regions == 0 && !body.patch_vertices.empty()) {  // one rotation, the embedding nodes' own
+      body.coarsened_part_stiffness = {body.coarsened_stiffness};
+      body.coarsened_part_fit = {embedding_rotation_fit(body)};
+    }
   };
   if (entry.value().is_object() && entry.has("coarsened_stiffness")) {
     const Field coarsen = entry.at("coarsened_stiffness");
@@ -239,9 +265,14 @@ Body read_embedding(const Field& f, const std::filesystem::path& dir, const Body
       TetMesh fine = read_tet_mesh(fine_path);
       if (f.has("transform")) apply_transform(f.child("transform"), fine.vertices);
       validate_tet_mesh(fine, fine_path);
-      coarsen_from(fine.vertices, fine.tets, locate_in_nodes(body, fine.vertices), fine_path);
+      NodeMap to_nodes = locate_in_nodes(body, fine.vertices);
+      bind_contact_patch(to_nodes, fine.vertices, body, full.fine_rest, fine_path);
+      coarsen_from(fine.vertices, fine.tets, to_nodes, fine_path);
     }
   }
+  if (patched && body.coarsened_stiffness.size() == 0)
+    entry.at("contact_patch").fail("contact-patch nodes belong to no element, so only a coarsened stiffness gives "
+                                   "them elasticity: add \"coarsened_stiffness\"");
   return body;
 }
 

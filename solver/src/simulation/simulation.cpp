@@ -1,6 +1,7 @@
 #include "eipc/simulation/simulation.hpp"
 
 #include "eipc/certify/state_check.hpp"
+#include "eipc/embedding/contact_patch.hpp"
 #include "eipc/util/spelling.hpp"
 
 #include <fmt/core.h>
@@ -86,7 +87,8 @@ TrajectoryHeader make_trajectory_header(const Scene& scene, int threads) {
     tb.surface = b.surface;
     tb.tets = b.fine_tets;
     if (b.fine_element.size() > 0)
-      tb.embedding_data = EmbeddingData{b.node_rest, b.elements, b.fine_element, b.fine_map.weights};
+      tb.embedding_data = EmbeddingData{b.node_rest.topRows(b.num_nodes() - static_cast<int>(b.patch_vertices.size())),
+                                        b.elements, b.fine_element, element_weights(b, b.fine_rest)};
     h.bodies.push_back(std::move(tb));
   }
   return h;

@@ -6,6 +6,8 @@
 #include "eipc/embedding/node_map.hpp"
 #include "eipc/mesh/tet_mesh.hpp"
 
+#include <vector>
+
 namespace eipc {
 
 /// How the fine vertices were bound to the embedding.
@@ -37,6 +39,9 @@ struct SimulationNodes {
   VecX element_volumes;          ///< fine-mesh volume represented by each element
   NodeMap fine_map;              ///< fine vertex -> nodes
   Eigen::VectorXi fine_element;  ///< embedded bodies: the element holding each fine vertex (empty if full)
+  /// Contact-patch nodes (contact_patch.hpp): the fine vertex of each of the last
+  /// patch_vertices.size() nodes, which are in no element.
+  std::vector<int> patch_vertices;
 
   int num_nodes() const { return static_cast<int>(node_rest.rows()); }
 };

@@ -142,3 +142,31 @@ TEST_CASE("a coarsened embedding loads from the scene; its mistakes are named", 
   CHECK_THAT(d.error_of(doc.dump(), coarse),
              Contains("field 'bodies[0].embeddings.coarse.coarsened_stiffness': expected a string"));
 }
+
+TEST_CASE("contact-patch nodes load from the scene; their mistakes are named", "[scene]") {
+  test::SceneDir d("scene_patch");
+  write_msh((d.dir / "fine.msh").string(), box_tet_mesh(Vec3(0, 0, 0), Vec3(0.1, 0.1, 0.1), 2, 2, 2));
+  const SceneOverrides coarse{std::nullopt, std::nullopt, std::string("coarse"), {}};
+  json doc = cube_scene();
+  auto& entry = doc["bodies"][0]["embeddings"]["coarse"];
+  entry = json::parse(R"({"mesh": "affine", "coarsened_stiffness": "fine.msh",
+                          "contact_patch": {"box": [[-1, -1, 0.09], [1, 1, 1]]}})");
+  const Body top = load_scene(d.write(doc.dump()), coarse).bodies[0];
+  CHECK(top.num_nodes() == 4 + 4);  // the cube's four top corners
+  CHECK(top.patch_vertices.size() == 4);
+  CHECK(top.coarsened_stiffness.rows() == 3 * 8);
+  CHECK(top.coarsened_part_fit.size() == 1);  // one rotation, fitted on the affine nodes only
+  entry["contact_patch"] = json::array({0, 0, 7});
+  CHECK(load_scene(d.write(doc.dump()), coarse).bodies[0].patch_vertices == std::vector<int>{0, 7});
+  entry["contact_patch"] = json::parse(R"({"box": [[2, 2, 2], [3, 3, 3]]})");
+  CHECK_THAT(d.error_of(doc.dump(), coarse), Contains("field 'bodies[0].embeddings.coarse.contact_patch.box': the box "
+                                                      "selects no vertex"));
+  entry.erase("coarsened_stiffness");
+  entry["contact_patch"] = "all";
+  CHECK_THAT(d.error_of(doc.dump(), coarse), Contains("field 'bodies[0].embeddings.coarse.contact_patch'") &&
+                                                 Contains("only a coarsened stiffness gives them elasticity"));
+  // A vertex inside the body is not a collision vertex: the 2x2x2 mesh's centre, 13.
+  write_msh((d.dir / "cube.msh").string(), box_tet_mesh(Vec3(0, 0, 0), Vec3(0.1, 0.1, 0.1), 2, 2, 2));
+  entry = json::parse(R"({"mesh": "affine", "coarsened_stiffness": true, "contact_patch": [13]})");
+  CHECK_THAT(d.error_of(doc.dump(), coarse), Contains("vertex 13 is not on the body's surface"));
+}
