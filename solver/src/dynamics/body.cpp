@@ -1,5 +1,6 @@
 #include "eipc/dynamics/body.hpp"
 
+#include "eipc/embedding/embedded_shell.hpp"
 #include "eipc/mesh/volume.hpp"
 
 namespace eipc {
@@ -9,6 +10,16 @@ Body embed_body(const Body& full, const TetMesh& embedding, const std::string& n
   Body b = full;
   static_cast<SimulationNodes&>(b) =
       embed_mesh(full.fine_rest, full.fine_tets, embedding, full.name, source, report, options);
+  b.embedding = name;
+  b.prescribed_nodes.clear();
+  return b;
+}
+
+Body embed_shell_body(const Body& full, const SurfaceMesh& coarse, const std::string& name, const std::string& source,
+                      EmbeddingReport* report) {
+  Body b = full;
+  static_cast<SimulationNodes&>(b) = embed_shell(full.fine_rest, coarse, full.name, source, report);
+  b.shell_elements = coarse.faces;
   b.embedding = name;
   b.prescribed_nodes.clear();
   return b;
@@ -35,6 +46,7 @@ Body make_shell_body(std::string name, Positions rest, Tris triangles, double th
   body.material = material;
   body.shell_thickness = thickness;
   body.fine_rest = rest;
+  body.shell_elements = triangles;
   body.surface = std::move(triangles);
   body.node_rest = std::move(rest);
   body.element_volumes = VecX();

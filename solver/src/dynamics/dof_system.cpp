@@ -76,7 +76,7 @@ DofSystem::DofSystem(std::vector<Body> bodies)
         rotated_.emplace_back(b.node_rest, b.coarsened_part_stiffness, b.coarsened_part_fit);
       rotated_body_.push_back(static_cast<int>(bi));
     } else if (!b.kinematic && b.shell_thickness > 0.0) {
-      shells_.emplace_back(b.node_rest, b.surface, b.shell_thickness, b.material);
+      shells_.emplace_back(b.node_rest, b.shell_elements, b.shell_thickness, b.material);
       shell_body_.push_back(static_cast<int>(bi));
     } else if (!b.kinematic && b.elements.rows() > 0) {
       elastic_.emplace_back(b.node_rest, b.elements, b.element_volumes, b.material);

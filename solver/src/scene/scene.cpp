@@ -276,6 +276,27 @@ Body read_embedding(const Field& f, const std::filesystem::path& dir, const Body
   return body;
 }
 
+/// A shell driven by a coarse triangle surface from `embeddings` (embed_shell_body),
+/// given in the shell mesh's own frame, and checked as a shell of its own.
+Body read_shell_embedding(const Field& f, const std::filesystem::path& dir, const Body& full, const std::string& name,
+                          EmbeddingReport& report) {
+  if (name == "affine") f.child("embedding").fail("a shell's embedding is a coarse triangle surface; \"affine\" has none");
+  const Field entry = f.at("embeddings").child(name.c_str());
+  if (!entry.value().is_string())
+    entry.fail("a shell's embedding is the path of a coarse triangle surface (.obj, .stl, .ply or .vtp)");
+  const std::string path = existing_file(entry, dir);
+  if (!is_surface_mesh_extension(mesh_file_extension(path)))
+    entry.fail("a shell's embedding is a triangle surface: give .obj, .stl, .ply or .vtp");
+  SurfaceMesh coarse = read_surface_mesh(path);
+  if (f.has("transform")) apply_transform(f.child("transform"), coarse.vertices);
+  try {
+    ShellBody check(coarse.vertices, coarse.faces, full.shell_thickness, full.material);
+    return embed_shell_body(full, coarse, name, path, &report);
+  } catch (const InputError& e) {
+    entry.fail(e.what());
+  }
+}
+
 /// A soft body's surface file meshed into tets (cached beside it); what was done goes to `notes`.
 TetMesh tetrahedralized(const Field& f, const std::string& mesh_path, std::vector<std::string>& notes) {
   std::optional<double> size;
@@ -332,7 +353,6 @@ Body read_body(const Field& f, const std::filesystem::path& dir, const SceneOver
     if (!surface_file)
       f.child("mesh").fail("a shell (material 'stvk_shell') is a triangle surface: give .obj, .stl, .ply or .vtp");
     if (f.has("tet_size")) f.child("tet_size").fail("a shell is not tetrahedralized: remove 'tet_size'");
-    if (embedding != "full") f.child("embedding").fail("shells are simulated in full space only (issue 61)");
     const Field mf = f.child("material");
     mf.require_known_keys({"model", "youngs", "poisson", "density", "thickness"});
     Material material;
@@ -355,6 +375,7 @@ Body read_body(const Field& f, const std::filesystem::path& dir, const SceneOver
       f.child("mesh").fail(e.what());
     }
     body = make_shell_body(name, x, s.faces, thickness, material);
+    if (embedding != "full") body = read_shell_embedding(f, dir, body, embedding, report);
   } else if (surface_file && kinematic) {
     SurfaceMesh s = read_surface_mesh(mesh_path);
     Positions x = s.vertices;

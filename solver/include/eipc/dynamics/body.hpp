@@ -31,6 +31,9 @@ struct Body : SimulationNodes {
   /// elements (ShellBody: membrane and bending), its nodes the surface's vertices,
   /// `fine_tets` and `elements` empty (docs/elasticity.md, "Shells").
   double shell_thickness = 0.0;
+  /// A shell's elements: triangles on its nodes (the surface in full space, the coarse
+  /// surface's when embedded, embed_shell_body).
+  Tris shell_elements;
 
   // Full-resolution mesh (what is written, rendered, collided and certified).
   Positions fine_rest;
@@ -53,6 +56,11 @@ Body embed_body(const Body& full, const TetMesh& embedding, const std::string& n
 
 /// A full-space shell: nodes = the surface's vertices, elements its triangles (no tets).
 Body make_shell_body(std::string name, Positions rest, Tris triangles, double thickness, Material material);
+
+/// The full-space shell `full` driven by a coarse triangle surface (embed_shell):
+/// nodes = its vertices, shell_elements = its triangles; named `name`, no prescribed nodes.
+Body embed_shell_body(const Body& full, const SurfaceMesh& coarse, const std::string& name, const std::string& source,
+                      EmbeddingReport* report = nullptr);
 
 /// A full-space body: nodes = fine vertices, elements = fine tets with their own volumes.
 Body make_full_space_body(std::string name, Positions rest, Tets tets, Tris surface, Material material);

@@ -50,3 +50,40 @@ TEST_CASE("a stvk_shell body is its surface, with its thickness", "[scene][shell
   solid["bodies"][0]["material"]["model"] = "neo_hookean";
   CHECK_THAT(d.error_of(solid.dump()), Contains("bodies[0].material.thickness"));
 }
+
+TEST_CASE("a shell's embedding is a coarse triangle surface; other embeddings are refused by name",
+          "[scene][shell][embedding]") {
+  test::SceneDir d("scene_shell_embedding");
+  // The fine sheet: the unit square at z = 0.1 in 3 x 3 cells; the coarse one: its two triangles.
+  std::ofstream fine((d.dir / "fine.obj").string());
+  for (int j = 0; j <= 3; ++j)
+    for (int i = 0; i <= 3; ++i) fine << "v " << i / 3.0 << " " << j / 3.0 << " 0.1\n";
+  for (int j = 0; j < 3; ++j)
+    for (int i = 0; i < 3; ++i) {
+      const int a = 1 + i + 4 * j;
+      fine << "f " << a << " " << a + 1 << " " << a + 5 << "\nf " << a << " " << a + 5 << " " << a + 4 << "\n";
+    }
+  fine.close();
+  std::ofstream((d.dir / "coarse.obj").string()) << "v 0 0 0.1\nv 1 0 0.1\nv 1 1 0.1\nv 0 1 0.1\nf 1 2 3\nf 1 3 4\n";
+  std::ofstream((d.dir / "tilted.obj").string()) << "v 0 0 0.1\nv 1 0 0.2\nv 1 1 0.2\nv 0 1 0.1\nf 1 2 3\nf 1 3 4\n";
+  json doc = sheet_scene();
+  doc["bodies"][0]["mesh"] = "fine.obj";
+  doc["bodies"][0]["embeddings"] = {{"coarse", "coarse.obj"}, {"tilted", "tilted.obj"}, {"tets", "cube.msh"},
+                                    {"solid", {{"mesh", "coarse.obj"}, {"coarsened_stiffness", true}}}};
+  doc["bodies"][0]["embedding"] = "coarse";
+  const Body sheet = load_scene(d.write(doc.dump()), {}).bodies[0];
+  CHECK(sheet.num_nodes() == 4);
+  CHECK(sheet.shell_elements.rows() == 2);
+  CHECK(sheet.surface.rows() == 18);  // contact on the fine sheet
+  CHECK(sheet.embedding == "coarse");
+  doc["bodies"][0]["embedding"] = "tilted";
+  CHECK_THAT(d.error_of(doc.dump()), Contains("field 'bodies[0].embeddings.tilted'") &&
+                                         Contains("is not on the coarse surface"));
+  doc["bodies"][0]["embedding"] = "tets";
+  CHECK_THAT(d.error_of(doc.dump()), Contains("field 'bodies[0].embeddings.tets'") && Contains("triangle surface"));
+  doc["bodies"][0]["embedding"] = "solid";
+  CHECK_THAT(d.error_of(doc.dump()), Contains("field 'bodies[0].embeddings.solid'") && Contains("the path of a coarse"));
+  doc["bodies"][0]["embedding"] = "affine";
+  doc["bodies"][0]["embeddings"]["affine"] = "affine";
+  CHECK_THAT(d.error_of(doc.dump()), Contains("field 'bodies[0].embedding'") && Contains("\"affine\" has none"));
+}
