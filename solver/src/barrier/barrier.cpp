@@ -22,14 +22,14 @@ double barrier_second_derivative(double d, double dhat) {
   return -2 * std::log(d / dhat) - 4 * r + r * r;
 }
 
-double barrier_sq_first_derivative(double s, double dhat) {
+double barrier_sq_first_derivative(double s, double dhat, double offset) {
   const double d = std::sqrt(s);
-  return barrier_first_derivative(d, dhat) / (2 * d);
+  return barrier_first_derivative(d - offset, dhat) / (2 * d);
 }
 
-double barrier_sq_second_derivative(double s, double dhat) {
+double barrier_sq_second_derivative(double s, double dhat, double offset) {
   const double d = std::sqrt(s);
-  return (barrier_second_derivative(d, dhat) - barrier_first_derivative(d, dhat) / d) / (4 * s);
+  return (barrier_second_derivative(d - offset, dhat) - barrier_first_derivative(d - offset, dhat) / d) / (4 * s);
 }
 
 }  // namespace eipc

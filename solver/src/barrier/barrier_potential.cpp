@@ -37,12 +37,18 @@ Mat<12> distance_sq_hessian(const Contact& c, const Local& l) {
              : edge_edge_distance_sq_hessian(l.v[0], l.v[1], l.v[2], l.v[3], c.ee_type);
 }
 
+/// A ground contact's distance beyond its offset (its height less the offset).
+double ground_gap(const Contact& c, const Positions& x, std::optional<double> ground_height) {
+  return x(c.vertices[0], 2) - ground_height.value_or(0.0) - c.offset;
+}
+
 }  // namespace
 
+// Every barrier below is b(d - o), o = c.offset (docs/design.md, "Contact offset").
 double contact_barrier(const Contact& c, const Positions& x, double dhat, std::optional<double> ground_height) {
-  if (c.kind == ContactKind::point_ground) return barrier(x(c.vertices[0], 2) - ground_height.value_or(0.0), dhat);
+  if (c.kind == ContactKind::point_ground) return barrier(ground_gap(c, x, ground_height), dhat);
   const Local l = gather(c, x);
-  const double b = barrier(std::sqrt(distance_sq(c, l)), dhat);
+  const double b = barrier(std::sqrt(distance_sq(c, l)) - c.offset, dhat);
   if (c.kind == ContactKind::edge_edge) return edge_edge_mollifier(l.v[0], l.v[1], l.v[2], l.v[3], c.eps_x) * b;
   return b;
 }
@@ -52,16 +58,16 @@ Vec<12> contact_barrier_gradient(const Contact& c, const Positions& x, double dh
                                  std::optional<double> ground_height) {
   Vec<12> g = Vec<12>::Zero();
   if (c.kind == ContactKind::point_ground) {
-    g(2) = barrier_first_derivative(x(c.vertices[0], 2) - ground_height.value_or(0.0), dhat);
+    g(2) = barrier_first_derivative(ground_gap(c, x, ground_height), dhat);
     return g;
   }
   const Local l = gather(c, x);
   const double s = distance_sq(c, l);
-  g = barrier_sq_first_derivative(s, dhat) * distance_sq_gradient(c, l);
+  g = barrier_sq_first_derivative(s, dhat, c.offset) * distance_sq_gradient(c, l);
   if (c.kind == ContactKind::edge_edge) {
     const double m = edge_edge_mollifier(l.v[0], l.v[1], l.v[2], l.v[3], c.eps_x);
     if (m < 1) {
-      const double b = barrier(std::sqrt(s), dhat);
+      const double b = barrier(std::sqrt(s) - c.offset, dhat);
       g = m * g + b * edge_edge_mollifier_gradient(l.v[0], l.v[1], l.v[2], l.v[3], c.eps_x);
     }
   }
@@ -75,20 +81,20 @@ Mat<12> contact_barrier_hessian(const Contact& c, const Positions& x, double dha
   Mat<12> h = Mat<12>::Zero();
   if (c.kind == ContactKind::point_ground) {
     // b''(d) > 0 on (0, dhat): the 1x1 block is already PSD.
-    h(2, 2) = barrier_second_derivative(x(c.vertices[0], 2) - ground_height.value_or(0.0), dhat);
+    h(2, 2) = barrier_second_derivative(ground_gap(c, x, ground_height), dhat);
     if (project_psd) h(2, 2) = std::max(h(2, 2), 0.0);
     return h;
   }
   const Local l = gather(c, x);
   const double s = distance_sq(c, l);
   const Vec<12> gs = distance_sq_gradient(c, l);
-  h = barrier_sq_second_derivative(s, dhat) * gs * gs.transpose() +
-      barrier_sq_first_derivative(s, dhat) * distance_sq_hessian(c, l);
+  h = barrier_sq_second_derivative(s, dhat, c.offset) * gs * gs.transpose() +
+      barrier_sq_first_derivative(s, dhat, c.offset) * distance_sq_hessian(c, l);
   if (c.kind == ContactKind::edge_edge) {
     const double m = edge_edge_mollifier(l.v[0], l.v[1], l.v[2], l.v[3], c.eps_x);
     if (m < 1) {
-      const double b = barrier(std::sqrt(s), dhat);
-      const Vec<12> gb = barrier_sq_first_derivative(s, dhat) * gs;
+      const double b = barrier(std::sqrt(s) - c.offset, dhat);
+      const Vec<12> gb = barrier_sq_first_derivative(s, dhat, c.offset) * gs;
       const Vec<12> gm = edge_edge_mollifier_gradient(l.v[0], l.v[1], l.v[2], l.v[3], c.eps_x);
       h = m * h + b * edge_edge_mollifier_hessian(l.v[0], l.v[1], l.v[2], l.v[3], c.eps_x) + gm * gb.transpose() +
           gb * gm.transpose();

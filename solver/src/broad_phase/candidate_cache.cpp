@@ -135,11 +135,14 @@ void CandidateCache::make_groups(const CollisionMesh& mesh) {
   groups_.clear();
   along_generation_.clear();  // no union of the old groups is reused
   mesh_vertices_ = mesh.num_vertices();
+  const double offset = mesh.max_contact_offset();
+  reach_ = dhat_ + offset;
+  stop_offset_ = (1.0 - ccd_stop_fraction_) * offset;
   exclusion_ = PatchExclusion{};
   const bool patches = std::any_of(mesh.vertex_patch.begin(), mesh.vertex_patch.end(), [](int p) { return p >= 0; });
   Candidates at_risk;
   if (patch_min_stretch_ > 0.0 && patches) {
-    at_risk = at_risk_pairs(mesh, dhat_ / patch_min_stretch_ * (1.0 + 1e-6), straddle_reach_);
+    at_risk = at_risk_pairs(mesh, reach_ / patch_min_stretch_ * (1.0 + 1e-6), straddle_reach_);
     exclusion_ = PatchExclusion(mesh, at_risk);
   }
   const int bodies = mesh.vertex_body.empty() ? 1 : *std::max_element(mesh.vertex_body.begin(), mesh.vertex_body.end()) + 1;
@@ -202,10 +205,12 @@ bool CandidateCache::holds(double inflation, double scale, const RigidFit& at0, 
   // c s - 2 deviation apart, c = cos(half the turn between the two fits); the
   // pairs left out are more than `inflation` apart there. They must stay out
   // of contact, and keep more of their distance than the CCD could stop them
-  // at (at most the fraction times their distance at x0, s + 2 deviation).
+  // at (at most the fraction times their distance at x0, s + 2 deviation,
+  // plus the offsets' share, ccd_stop_fraction in collision_free_step.hpp).
   const double lower = half_angle_cosine(at0, at1) * inflation - 2.0 * std::max(at0.deviation, at1.deviation);
   const double margin = fits_margin(inflation, scale, at0, at1);
-  return lower > dhat_ + margin && lower > ccd_stop_fraction_ * (inflation + 2.0 * at0.deviation) + margin;
+  return lower > reach_ + margin &&
+         lower > ccd_stop_fraction_ * (inflation + 2.0 * at0.deviation) + stop_offset_ + margin;
 }
 
 bool CandidateCache::covers_move(const SharedPositions& reference, double skin, double inflation, double scale,
@@ -264,7 +269,7 @@ const Candidates& CandidateCache::group_along(Group& g, const CollisionMesh& mes
   // A hair more against round-off. Outside the CCD's frame the pairs left out
   // must also keep more of their distance than the CCD could stop them at
   // (holds: (1 - F) inflation > 2 (1 + F) skin, F < 0.2 leaves room for a turn).
-  const double inflation = std::max(dhat_ + 2.001 * skin, g.ccd_frame() ? 0.0 : 3.5 * skin);
+  const double inflation = std::max(reach_ + 2.001 * skin, g.ccd_frame() ? 0.0 : 3.5 * skin);
   // Built halfway along the move, both its ends lie half its deviation from the
   // reference: one build serves the sweep and the positions at its end, where
   // Newton goes next, for moves up to twice the largest skin.
@@ -282,8 +287,8 @@ const Candidates& CandidateCache::group_along(Group& g, const CollisionMesh& mes
   // A one-off for this sweep: the pairs whose swept boxes come within dhat in
   // the frame that follows the group's mean translation (the fits' means), or
   // else the CCD's (every vertex's).
-  g.one_off = g.ccd_frame() ? find(*x0, x1->rowwise() - (move.to_mean - move.from_mean).transpose(), dhat_)
-                            : find(*x0, follow_mean_translation(*x0, *x1), dhat_);
+  g.one_off = g.ccd_frame() ? find(*x0, x1->rowwise() - (move.to_mean - move.from_mean).transpose(), reach_)
+                            : find(*x0, follow_mean_translation(*x0, *x1), reach_);
   one_off = true;
   return g.one_off;
 }
@@ -318,7 +323,7 @@ bool CandidateCache::far_pairs_cannot_stop(const Group& g, double far, double sc
   // and along the straight move at least c d0 - 2 sweep.deviation, c the
   // cosine of half the sweep's turn (as in holds()). It cannot stop the CCD
   // while that stays above the stop fraction of its distance at x0 (for any
-  // distance at least d0, as c exceeds the fraction).
+  // distance at least d0, as c exceeds the fraction), plus the offsets' share.
   const double room = 0.5 * far;  // neither fit can pass when it deviates more
   const RigidFit since = g.fits.follow(g.gaps.reference(), x0, g.vertices, room, g.turns());
   if (since.deviation > room) return false;
@@ -327,7 +332,7 @@ bool CandidateCache::far_pairs_cannot_stop(const Group& g, double far, double sc
   const double c = half_angle_cosine(RigidFit{}, sweep);
   const double margin = fits_margin(far, scale, since, sweep);
   const double d0 = far - 2.0 * since.deviation - margin;
-  return d0 * (c - ccd_stop_fraction_) > 2.0 * sweep.deviation + margin;
+  return d0 * (c - ccd_stop_fraction_) > 2.0 * sweep.deviation + margin + stop_offset_;
 }
 
 std::vector<PairDistanceBounds> CandidateCache::distance_bounds(const CollisionMesh& mesh, const Positions& x0,
@@ -339,7 +344,7 @@ std::vector<PairDistanceBounds> CandidateCache::distance_bounds(const CollisionM
 std::vector<PairDistanceBounds> CandidateCache::distance_bounds(const CollisionMesh& mesh, const SharedPositions& x0,
                                                                 const SharedPositions& x1) {
   std::vector<PairDistanceBounds> bounds(lists_.size());
-  const double far = kFarGap * dhat_;
+  const double far = kFarGap * reach_;
   const double scale = x0->size() > 0 ? x0->cwiseAbs().maxCoeff() : 0.0;  // once for every group
   parallel_for_each(std::min(lists_.size(), groups_.size()), 1, [&](std::size_t k) {
     Group& g = groups_[k];
@@ -403,7 +408,7 @@ const Candidates& CandidateCache::group_for_contacts(Group& g, const CollisionMe
   // broad phase, or its region's pairs).
   const PrimitiveRanges own{g.first_face, g.last_face, g.first_edge, g.last_edge};
   const bool ranged = g.body >= 0 && g.last_face > g.first_face && g.last_edge > g.first_edge;
-  g.for_contacts = g.gaps.within(mesh, x, near, dhat_ + 2.001 * contact_skin_, ranged ? &own : nullptr);
+  g.for_contacts = g.gaps.within(mesh, x, near, reach_ + 2.001 * contact_skin_, ranged ? &own : nullptr);
   g.contact_deviation = deviation;
   g.contact_generation = g.rebuilds;
   return g.for_contacts;

@@ -128,12 +128,18 @@ AdditiveCcdOptions keeping(double min_distance_ratio, double lower_bound) {
   return o;
 }
 
+/// The minimum separation that, with start_fraction = min_distance_ratio on
+/// top, keeps a pair at offset o above o + ratio (d0 - o): that fraction of
+/// its gap (docs/design.md, "Contact offset").
+double separation_at_offset(double offset, double min_distance_ratio) { return (1.0 - min_distance_ratio) * offset; }
+
 double point_triangle_toi(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
                           const PointTriangleCandidate& c, double min_distance_ratio, double lower_bound) {
   const int v = c.vertex, f0 = mesh.faces(c.face, 0), f1 = mesh.faces(c.face, 1), f2 = mesh.faces(c.face, 2);
   double toi = 1.0;
   if (!point_triangle_ccd(at(x0, v), at(x0, f0), at(x0, f1), at(x0, f2), at(x1, v), at(x1, f0), at(x1, f1),
-                          at(x1, f2), 0.0, 1.0, toi, keeping(min_distance_ratio, lower_bound)))
+                          at(x1, f2), separation_at_offset(mesh.contact_offset(v, f0), min_distance_ratio), 1.0, toi,
+                          keeping(min_distance_ratio, lower_bound)))
     toi = 1.0;
   return toi;
 }
@@ -144,7 +150,8 @@ double edge_edge_toi(const CollisionMesh& mesh, const Positions& x0, const Posit
   const int b0 = mesh.edges(c.edge_b, 0), b1 = mesh.edges(c.edge_b, 1);
   double toi = 1.0;
   if (!edge_edge_ccd(at(x0, a0), at(x0, a1), at(x0, b0), at(x0, b1), at(x1, a0), at(x1, a1), at(x1, b0),
-                     at(x1, b1), 0.0, 1.0, toi, keeping(min_distance_ratio, lower_bound)))
+                     at(x1, b1), separation_at_offset(mesh.contact_offset(a0, b0), min_distance_ratio), 1.0, toi,
+                     keeping(min_distance_ratio, lower_bound)))
     toi = 1.0;
   return toi;
 }
@@ -195,7 +202,8 @@ double collision_free_step(const CollisionMesh& mesh, const Positions& x0, const
     const bool keep = tested > std::size_t(mesh.edges.rows() + mesh.faces.rows());
     // A pair tested asks for four vertices' boxes (in one of the two frames).
     const bool keep_vertices = 4 * tested > std::size_t(mesh.num_vertices());
-    const double margin = round_off_margin(x0, x1);
+    // Grown by half the largest offset too: a pair that comes within its offset is tested.
+    const double margin = round_off_margin(x0, x1) + 0.5 * mesh.max_contact_offset();
     all = swept_boxes(mesh, x0, TranslatedEnd::of_all(x0, x1), margin, keep_vertices, keep, stores[0]);
     own = swept_boxes(mesh, x0, TranslatedEnd::of_bodies(mesh, x0, x1), margin, keep_vertices, keep, stores[1]);
   }
@@ -234,7 +242,8 @@ double collision_free_step(const CollisionMesh& mesh, const Positions& x0, const
     alpha = parallel_min(std::size_t(mesh.num_vertices()), grain_for(0.02), alpha, [&](std::size_t v) {
       double toi = 1.0;
       const double d0 = std::max(0.0, x0(Eigen::Index(v), 2) - h);
-      if (!point_plane_ccd(x0(Eigen::Index(v), 2), x1(Eigen::Index(v), 2), h, min_distance_ratio * d0, 1.0, toi)) toi = 1.0;
+      const double keep = min_distance_ratio * d0 + separation_at_offset(mesh.contact_offset(int(v), -1), min_distance_ratio);
+      if (!point_plane_ccd(x0(Eigen::Index(v), 2), x1(Eigen::Index(v), 2), h, keep, 1.0, toi)) toi = 1.0;
       return toi;
     });
   }
@@ -245,7 +254,8 @@ double collision_free_step(const CollisionMesh& mesh, const Positions& x0, const
 
 double max_collision_free_step(const CollisionMesh& mesh, const Positions& x0, const Positions& x1,
                                std::optional<double> ground_height, double min_distance_ratio) {
-  const Candidates c = find_candidates(mesh, x0, follow_mean_translation(x0, x1), 2.0 * round_off_margin(x0, x1));
+  const Candidates c = find_candidates(mesh, x0, follow_mean_translation(x0, x1),
+                                       2.0 * round_off_margin(x0, x1) + mesh.max_contact_offset());
   return collision_free_step(mesh, x0, x1, {&c}, true, ground_height, min_distance_ratio);
 }
 

@@ -98,6 +98,14 @@ CertifyReport certify_trajectory(const Trajectory& trajectory, const CertifyOpti
                                              options.max_examples, !options.pairs_out.empty())});
     }
   }
+  // Shells are certified as their mid-surfaces above; how far beyond their
+  // contact offsets they stayed is measured, up to the barrier's reach.
+  report.shell_thickness = shell_thicknesses(trajectory);
+  const nlohmann::json contact = nlohmann::json::parse(trajectory.header.contact_json, nullptr, false);
+  const double dhat = contact.is_object() && contact.contains("dhat") && contact["dhat"].is_number()
+                          ? contact["dhat"].get<double>()
+                          : 1e-3;
+  report.shell_gap = smallest_shell_gap(trajectory, report.shell_thickness, report.ground_height, dhat);
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;
 }

@@ -100,6 +100,47 @@ json motion_pair_json(const CertifyReport& r, const MotionReport& m, const Motio
   return j;
 }
 
+/// The pair of a shell gap: "'a' and 'b'", "'a' with itself", "'a' and the ground".
+std::string shell_gap_pair(const CertifyReport& r, const ShellGap& g) {
+  const std::string a = "'" + body_name(r, g.body_a) + "'";
+  if (g.body_b < 0) return a + " and the ground";
+  if (g.body_b == g.body_a) return a + " with itself";
+  return a + " and '" + body_name(r, g.body_b) + "'";
+}
+
+/// What the certificate says of shells: their mid-surfaces are what the exact
+/// checks certified; the gap beyond their contact offsets is only measured.
+void print_shell_gap(const CertifyReport& r, std::ostream& out) {
+  if (!r.shell_gap) return;
+  out << "  shells:";
+  for (std::size_t b = 0; b < r.shell_thickness.size(); ++b)
+    if (r.shell_thickness[b] > 0.0) out << " '" << body_name(r, int(b)) << "' " << r.shell_thickness[b] << " m thick;";
+  out << " certified above as their mid-surfaces; their contact offsets (half a shell's thickness to each side) "
+         "measured in floating point: ";
+  const ShellGap& g = *r.shell_gap;
+  if (!(g.gap < g.reach))
+    out << "no pair with a shell came within " << g.reach << " m of its offset\n";
+  else
+    out << "smallest gap beyond the offsets " << g.gap << " m (frame " << g.frame << ", " << shell_gap_pair(r, g)
+        << ")" << (g.gap > 0.0 ? "" : ": THE OFFSET SURFACES MEET") << "\n";
+}
+
+/// The shells and their smallest gap beyond the offsets (null: no shell; gap null: none within reach).
+json shell_gap_json(const CertifyReport& r) {
+  if (!r.shell_gap) return nullptr;
+  const ShellGap& g = *r.shell_gap;
+  json thickness = json::object();
+  for (std::size_t b = 0; b < r.shell_thickness.size(); ++b)
+    if (r.shell_thickness[b] > 0.0) thickness[body_name(r, int(b))] = r.shell_thickness[b];
+  const bool found = g.gap < g.reach;
+  return {{"thickness", thickness},
+          {"reach", g.reach},
+          {"gap", found ? json(g.gap) : json(nullptr)},
+          {"frame", found ? json(g.frame) : json(nullptr)},
+          {"body_a", found ? json(body_name(r, g.body_a)) : json(nullptr)},
+          {"body_b", found && g.body_b >= 0 ? json(body_name(r, g.body_b)) : json(nullptr)}};
+}
+
 }  // namespace
 
 void print_report(const CertifyReport& r, std::ostream& out) {
@@ -108,6 +149,7 @@ void print_report(const CertifyReport& r, std::ostream& out) {
       << (r.ground_height ? "z = " + std::to_string(*r.ground_height) : std::string("none"))
       << (r.continuous ? ", continuous" : "") << "\n";
   for (const auto& n : r.notes) out << "  note: " << n << "\n";
+  print_shell_gap(r, out);
   for (const auto& f : r.frames) {
     out << pair_report::frame_label(r, f.frame, f.time);
     if (f.check.ok()) {
@@ -192,6 +234,7 @@ void print_report_json(const CertifyReport& r, std::ostream& out) {
             {"times", times_name(r)},
             {"length_unit", r.si_units ? json("m") : json(nullptr)},
             {"notes", notes},
+            {"shell_gap", shell_gap_json(r)},
             {"frames", frames},
             {"motions", motions},
             {"summary",

@@ -265,23 +265,35 @@ ContactSet build_contact_set(const CollisionMesh& mesh, const Positions& x, cons
   ContactSet set;
   set.dhat = dhat;
   set.ground_height = ground_height;
+  // Each pair within dhat beyond its offset (docs/design.md, "Contact offset").
   collect(
       candidates.point_triangle.size(),
-      [&](std::size_t i, Contact& c) { return make_point_triangle(mesh, x, candidates.point_triangle[i], dhat, c); },
+      [&](std::size_t i, Contact& c) {
+        const PointTriangleCandidate& p = candidates.point_triangle[i];
+        c.offset = mesh.contact_offset(p.vertex, mesh.faces(p.face, 0));
+        return make_point_triangle(mesh, x, p, dhat + c.offset, c);
+      },
       set.contacts);
   collect(
       candidates.edge_edge.size(),
-      [&](std::size_t i, Contact& c) { return make_edge_edge(mesh, x, candidates.edge_edge[i], dhat, c); },
+      [&](std::size_t i, Contact& c) {
+        const EdgeEdgeCandidate& e = candidates.edge_edge[i];
+        c.offset = mesh.contact_offset(mesh.edges(e.edge_a, 0), mesh.edges(e.edge_b, 0));
+        return make_edge_edge(mesh, x, e, dhat + c.offset, c);
+      },
       set.contacts);
   if (ground_height) {
     const double h = *ground_height;
-    for (Eigen::Index i = 0; i < x.rows(); ++i)
-      if (x(i, 2) - h < dhat) {
+    for (Eigen::Index i = 0; i < x.rows(); ++i) {
+      const double offset = mesh.contact_offset(int(i), -1);
+      if (x(i, 2) - h < dhat + offset) {
         Contact c;
         c.kind = ContactKind::point_ground;
         c.vertices = {static_cast<int>(i), -1, -1, -1};
+        c.offset = offset;
         set.contacts.push_back(c);
       }
+    }
   }
   return set;
 }
@@ -364,9 +376,10 @@ double contact_distance(const Contact& c, const Positions& x, std::optional<doub
   return 0.0;
 }
 
-double closest_contact_distance(const ContactSet& contacts, const Positions& x) {
+double closest_contact_gap(const ContactSet& contacts, const Positions& x) {
   double closest = std::numeric_limits<double>::infinity();
-  for (const Contact& c : contacts.contacts) closest = std::min(closest, contact_distance(c, x, contacts.ground_height));
+  for (const Contact& c : contacts.contacts)
+    closest = std::min(closest, contact_distance(c, x, contacts.ground_height) - c.offset);
   return closest;
 }
 

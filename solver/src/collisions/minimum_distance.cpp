@@ -19,17 +19,18 @@ double minimum_distance(const CollisionMesh& mesh, const Positions& x, const Can
     const auto& c = candidates.point_triangle[i];
     const int p = c.vertex, f0 = mesh.faces(c.face, 0), f1 = mesh.faces(c.face, 1), f2 = mesh.faces(c.face, 2);
     if (p == f0 || p == f1 || p == f2) return inf;
-    return point_triangle_distance_sq(row(p), row(f0), row(f1), row(f2));
+    return std::sqrt(point_triangle_distance_sq(row(p), row(f0), row(f1), row(f2))) - mesh.contact_offset(p, f0);
   });
   const double ee = parallel_min(candidates.edge_edge.size(), grain_for(0.1), inf, [&](std::size_t i) {
     const auto& c = candidates.edge_edge[i];
     const int a0 = mesh.edges(c.edge_a, 0), a1 = mesh.edges(c.edge_a, 1), b0 = mesh.edges(c.edge_b, 0),
               b1 = mesh.edges(c.edge_b, 1);
     if (a0 == b0 || a0 == b1 || a1 == b0 || a1 == b1) return inf;
-    return edge_edge_distance_sq(row(a0), row(a1), row(b0), row(b1));
+    return std::sqrt(edge_edge_distance_sq(row(a0), row(a1), row(b0), row(b1))) - mesh.contact_offset(a0, b0);
   });
-  double m = std::sqrt(std::min(pt, ee));
-  if (ground_height && x.rows() > 0) m = std::min(m, x.col(2).minCoeff() - *ground_height);
+  double m = std::min(pt, ee);
+  if (ground_height)
+    for (Eigen::Index v = 0; v < x.rows(); ++v) m = std::min(m, x(v, 2) - *ground_height - mesh.contact_offset(int(v), -1));
   return m;
 }
 
@@ -37,27 +38,27 @@ BodyGap closest_bodies(const CollisionMesh& mesh, const Positions& x, const Cand
                        std::optional<double> ground_height) {
   auto row = [&](int i) -> Vec3 { return x.row(i).transpose(); };
   BodyGap gap;
-  const auto consider = [&](double squared, int a, int b) {
+  const auto consider = [&](double squared, int va, int vb) {
+    const int a = mesh.vertex_body[std::size_t(va)], b = mesh.vertex_body[std::size_t(vb)];
     if (a == b || (mesh.is_rigid(a) && mesh.is_rigid(b))) return;  // kinematic bodies feel no barrier
-    const double d = std::sqrt(squared);
+    const double d = std::sqrt(squared) - mesh.contact_offset(va, vb);
     if (d < gap.distance) gap = {d, a, b};
   };
   for (const auto& c : candidates.point_triangle) {
     const int f0 = mesh.faces(c.face, 0), f1 = mesh.faces(c.face, 1), f2 = mesh.faces(c.face, 2);
     if (mesh.vertex_body[c.vertex] == mesh.body_of_face(c.face)) continue;
-    consider(point_triangle_distance_sq(row(c.vertex), row(f0), row(f1), row(f2)), mesh.vertex_body[c.vertex],
-             mesh.body_of_face(c.face));
+    consider(point_triangle_distance_sq(row(c.vertex), row(f0), row(f1), row(f2)), c.vertex, f0);
   }
   for (const auto& c : candidates.edge_edge) {
     if (mesh.body_of_edge(c.edge_a) == mesh.body_of_edge(c.edge_b)) continue;
-    consider(edge_edge_distance_sq(row(mesh.edges(c.edge_a, 0)), row(mesh.edges(c.edge_a, 1)),
-                                   row(mesh.edges(c.edge_b, 0)), row(mesh.edges(c.edge_b, 1))),
-             mesh.body_of_edge(c.edge_a), mesh.body_of_edge(c.edge_b));
+    const int a0 = mesh.edges(c.edge_a, 0), b0 = mesh.edges(c.edge_b, 0);
+    consider(edge_edge_distance_sq(row(a0), row(mesh.edges(c.edge_a, 1)), row(b0), row(mesh.edges(c.edge_b, 1))), a0, b0);
   }
   if (ground_height)
-    for (Eigen::Index v = 0; v < x.rows(); ++v)
-      if (!mesh.is_rigid(mesh.vertex_body[v]) && x(v, 2) - *ground_height < gap.distance)
-        gap = {x(v, 2) - *ground_height, mesh.vertex_body[v], -1};
+    for (Eigen::Index v = 0; v < x.rows(); ++v) {
+      const double d = x(v, 2) - *ground_height - mesh.contact_offset(int(v), -1);
+      if (!mesh.is_rigid(mesh.vertex_body[v]) && d < gap.distance) gap = {d, mesh.vertex_body[v], -1};
+    }
   return gap;
 }
 

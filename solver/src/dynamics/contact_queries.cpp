@@ -38,11 +38,11 @@ double ContactQueries::collision_free_fraction(const Positions& q, const Positio
   const Positions& x0 = *at0;
   const Positions& x1 = *at1;
   // No distance (pair or ground) changes by more than twice the largest vertex
-  // move, and every pair is at least min(dhat, closest contact) apart, so a
-  // move that cannot close (1 - ratio) of that keeps every pair above the
-  // CCD's separation without any collision test.
+  // move, and every pair's gap (its distance beyond its offset) is at least
+  // min(dhat, closest contact's), so a move that cannot close (1 - ratio) of
+  // that keeps every pair above the CCD's separation without any collision test.
   if (contacts) {
-    const double closest = std::min(params_.contact.dhat, closest_contact_distance(*contacts, x0));
+    const double closest = std::min(params_.contact.dhat, closest_contact_gap(*contacts, x0));
     const double move = x0.rows() > 0 ? (x1 - x0).rowwise().norm().maxCoeff() : 0.0;
     if (2.0 * move < (1.0 - params_.solver.ccd_separation_ratio) * closest) return 1.0;
   }

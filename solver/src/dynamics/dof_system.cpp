@@ -23,7 +23,7 @@ std::vector<SurfaceOnNodes> surfaces_on_nodes(const std::vector<Body>& bodies, c
   std::vector<SurfaceOnNodes> out;
   for (std::size_t b = 0; b < bodies.size(); ++b)
     out.push_back({&bodies[b].fine_rest, &bodies[b].surface, &bodies[b].fine_map, offsets[b], &bodies[b].node_rest,
-                   &bodies[b].elements, bodies[b].kinematic});
+                   &bodies[b].elements, bodies[b].kinematic, 0.5 * bodies[b].shell_thickness});
   return out;
 }
 

@@ -131,7 +131,8 @@ bool TimeStepper::start_step(Positions& q, const std::vector<Vec3>& targets, con
 
 TimeStepper::Gaps TimeStepper::current_gaps() const {
   const Positions x = sys_.collision().positions(q_);
-  const Candidates c = find_candidates(sys_.collision().mesh(), x, x, params_.contact.dhat);
+  const Candidates c = find_candidates(sys_.collision().mesh(), x, x,
+                                       params_.contact.dhat + sys_.collision().mesh().max_contact_offset());
   return {minimum_distance(sys_.collision().mesh(), x, c, params_.ground_height),
           closest_bodies(sys_.collision().mesh(), x, c, params_.ground_height)};
 }

@@ -33,6 +33,7 @@ CollisionMap::CollisionMap(const std::vector<SurfaceOnNodes>& bodies, int num_no
   for (std::size_t bi = 0; bi < bodies.size(); ++bi) {
     const SurfaceOnNodes& b = bodies[bi];
     mesh_.rigid_body.push_back(b.rigid ? 1 : 0);
+    mesh_.half_thickness.push_back(b.half_thickness);
     std::map<int, int> local;  // fine vertex -> collision vertex
     for (Eigen::Index f = 0; f < b.surface->rows(); ++f)
       for (int k = 0; k < 3; ++k) local.emplace((*b.surface)(f, k), 0);
@@ -72,6 +73,9 @@ CollisionMap::CollisionMap(const std::vector<SurfaceOnNodes>& bodies, int num_no
     for (Eigen::Index f = 0; f < b.surface->rows(); ++f)
       faces.emplace_back(local.at((*b.surface)(f, 0)), local.at((*b.surface)(f, 1)), local.at((*b.surface)(f, 2)));
   }
+  // No shell: no offset to look up for every pair.
+  if (std::all_of(mesh_.half_thickness.begin(), mesh_.half_thickness.end(), [](double h) { return h == 0.0; }))
+    mesh_.half_thickness.clear();
   // No region at all: none to look up for every pair.
   if (std::all_of(mesh_.vertex_region.begin(), mesh_.vertex_region.end(), [](int r) { return r < 0; }))
     mesh_.vertex_region.clear();

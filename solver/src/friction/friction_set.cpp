@@ -71,7 +71,8 @@ FrictionContact make(const Contact& c, const Positions& xn, double dhat, double 
       normal = unit_normal(diff, cross);
   }
   f.basis = tangent_basis(normal);
-  f.normal_force = kappa * m * std::abs(barrier_first_derivative(d, dhat));
+  // The offset barrier's force, b'(d - o) (docs/design.md, "Contact offset").
+  f.normal_force = kappa * m * std::abs(barrier_first_derivative(d - c.offset, dhat));
   return f;
 }
 

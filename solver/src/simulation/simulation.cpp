@@ -129,6 +129,13 @@ Simulation::Simulation(Scene scene, int threads)
   check_initial_state(*stepper_, scene_.path);
   StepStats frame0;
   const TimeStepper::Gaps gaps = stepper_->current_gaps();
+  // Only a shell's pair can be this close without intersecting: its barrier would start infinite.
+  if (!(gaps.min_distance > 0.0))
+    throw InputError(fmt::format("{}: a shell starts within its contact offset (half its thickness from the ground "
+                                 "or a solid, half the two thicknesses from a shell, its thickness from its own "
+                                 "triangles that share no vertex; docs/scene-format.md): the closest pair's gap is "
+                                 "{:.3g} m; start it farther away (or its cells larger than its thickness)",
+                                 scene_.path, gaps.min_distance));
   frame0.min_distance = gaps.min_distance;
   if (const std::optional<std::string> w = start_within_dhat(*stepper_, gaps.closest_bodies, scene_))
     warnings_.push_back(*w);

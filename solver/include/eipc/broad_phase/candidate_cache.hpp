@@ -26,6 +26,11 @@
 // and with one in the scene the pairs between bodies are two groups: those
 // between deforming bodies, which follow only them (turns too), and those
 // with a rigid body.
+//
+// With shells in the mesh, "dhat" above and below is the reach dhat + the
+// largest contact offset (CollisionMesh::max_contact_offset): every pair whose
+// gap is below dhat is closer than that, and the CCD may stop a pair up to
+// its offset's share higher (ccd_stop_fraction). Without shells it is dhat.
 #pragma once
 
 #include "eipc/broad_phase/broad_phase.hpp"
@@ -178,6 +183,10 @@ private:
                                        const std::vector<char>& trusted, bool& changed);
 
   double dhat_, min_skin_, max_skin_, contact_skin_, ccd_stop_fraction_, patch_min_stretch_, straddle_reach_;
+  /// Of the mesh the groups were made for: dhat + its largest contact offset,
+  /// and how much higher than ccd_stop_fraction times its distance the CCD may
+  /// stop a pair at that offset ((1 - fraction) offset).
+  double reach_ = 0.0, stop_offset_ = 0.0;
   PatchExclusion exclusion_;  ///< the pairs close at rest, and the trusted patches of the current query
   std::vector<Group> groups_;
   int mesh_vertices_ = -1;

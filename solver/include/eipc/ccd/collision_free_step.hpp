@@ -17,10 +17,12 @@ namespace eipc {
 /// the mean translation, find_candidates(mesh, x0, follow_mean_translation(x0, x1), ~0)
 /// (a common translation changes no distance, and swept boxes that do not
 /// overlap cannot collide; the boxes are grown by a few ulps against the
-/// round-off of the frame change). As in IPC, each pair (and each vertex against
-/// the ground) is stepped with additive CCD to a minimum separation
-/// xi = min_distance_ratio * d(x0), d(x0) its current distance, so a step never
-/// reaches zero distance (e.g. ratio 0.1 keeps at least ~10% of the gap).
+/// round-off of the frame change; by the largest contact offset too). As in IPC,
+/// each pair (and each vertex against the ground) is stepped with additive CCD
+/// to a minimum separation xi = o + min_distance_ratio * (d(x0) - o), d(x0) its
+/// current distance and o its contact offset (CollisionMesh::contact_offset, 0
+/// without shells), so a step never closes its gap d - o (e.g. ratio 0.1 keeps at
+/// least ~10% of the gap).
 /// alpha = min(1, min over pairs of toi). A pair already touching (d(x0) = 0) or a
 /// vertex on or below the ground gives alpha = 0. Per-pair tois are computed in
 /// parallel; the minimum does not depend on the thread count.
@@ -47,11 +49,12 @@ double max_collision_free_step(const CollisionMesh& mesh, const Positions& x0, c
                                const CandidateLists& supersets, std::optional<double> ground_height,
                                double min_distance_ratio, const std::vector<PairDistanceBounds>& bounds = {});
 
-/// The fraction of its distance at x0 below which max_collision_free_step may
-/// stop a pair: the kept distance (min_distance_ratio) plus the additive CCD's
-/// stopping gap. A pair that stays farther than this fraction of its distance
-/// at x0 (plus the CCD's round-off allowance, 64 ulps of the largest
-/// coordinate) all along the move never limits the step.
+/// The fraction F of its gap at x0 below which max_collision_free_step may
+/// stop a pair: the kept gap (min_distance_ratio) plus the additive CCD's
+/// stopping gap. A pair d0 apart at x0 at offset o that stays farther than
+/// o + F (d0 - o) (at most F d0 + (1 - F) o) all along the move, plus the
+/// CCD's round-off allowance (64 ulps of the largest coordinate), never limits
+/// the step.
 double ccd_stop_fraction(double min_distance_ratio);
 
 }  // namespace eipc

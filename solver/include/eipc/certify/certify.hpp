@@ -7,6 +7,7 @@
 #include "eipc/certify/frame_check.hpp"
 #include "eipc/certify/motion_check.hpp"
 #include "eipc/certify/penetration.hpp"
+#include "eipc/certify/shell_gap.hpp"
 #include "eipc/io/trajectory.hpp"
 
 #include <array>
@@ -67,6 +68,10 @@ struct CertifyReport {
   std::vector<FrameReport> frames;
   std::vector<MotionReport> motions;
   std::vector<std::string> notes;  ///< e.g. open surfaces (containment in them not tested)
+  /// Shells' thicknesses (per body, 0: not a shell) and the smallest gap
+  /// beyond the contact offsets, measured in floating point (none: no shell).
+  std::vector<double> shell_thickness;
+  std::optional<ShellGap> shell_gap;
   double seconds = 0.0;            ///< wall time of the checks
   bool has_times = true;           ///< false for datasets without times (time = frame index)
   bool si_units = true;            ///< metres and seconds (eipc trajectories); datasets have no unit

@@ -4,6 +4,7 @@
 
 #include "eipc/common.hpp"
 
+#include <algorithm>
 #include <iterator>
 #include <vector>
 
@@ -25,11 +26,32 @@ struct CollisionMesh {
   /// primitives changes its distance, so none needs a contact or a CCD test
   /// (empty: no such body).
   std::vector<char> rigid_body;
+  /// Per body, half its thickness (a shell's; 0 for solids, affine and
+  /// kinematic bodies; empty: all 0). Contact between two primitives acts at
+  /// the sum of their bodies' halves, the pair's contact offset, from the
+  /// mid-surfaces (docs/design.md, "Contact offset").
+  std::vector<double> half_thickness;
 
   int num_vertices() const { return static_cast<int>(rest.rows()); }
   int body_of_face(int f) const { return vertex_body[faces(f, 0)]; }
   int body_of_edge(int e) const { return vertex_body[edges(e, 0)]; }
   bool is_rigid(int body) const { return std::size_t(body) < rigid_body.size() && rigid_body[std::size_t(body)]; }
+  double half_thickness_of(int body) const {
+    return std::size_t(body) < half_thickness.size() ? half_thickness[std::size_t(body)] : 0.0;
+  }
+  /// The contact offset of a pair with a vertex `a` on one side and `b` on
+  /// the other (b < 0: the ground, which has no thickness).
+  double contact_offset(int a, int b) const {
+    if (half_thickness.empty()) return 0.0;
+    return half_thickness_of(vertex_body[std::size_t(a)]) + (b < 0 ? 0.0 : half_thickness_of(vertex_body[std::size_t(b)]));
+  }
+  /// The largest contact offset any pair can have (a shell against itself): a
+  /// search for pairs within dhat of contact looks dhat + this far.
+  double max_contact_offset() const {
+    double h = 0.0;
+    for (double t : half_thickness) h = std::max(h, t);
+    return 2.0 * h;
+  }
 };
 
 /// The patch or region all of `vertices` lie in, by `piece_of`

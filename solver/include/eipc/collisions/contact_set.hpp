@@ -22,6 +22,9 @@ struct Contact {
   PointTriangleDistanceType pt_type = PointTriangleDistanceType::P_T;  ///< point_triangle only
   EdgeEdgeDistanceType ee_type = EdgeEdgeDistanceType::EA_EB;          ///< edge_edge only
   double eps_x = 0.0;  ///< edge_edge only: mollifier threshold from the rest positions
+  /// The pair's contact offset (CollisionMesh::contact_offset): its barrier
+  /// acts on the distance less this, its gap.
+  double offset = 0.0;
 
   int num_vertices() const { return kind == ContactKind::point_ground ? 1 : 4; }
   int num_side_a() const { return kind == ContactKind::edge_edge ? 2 : 1; }
@@ -38,15 +41,17 @@ struct ContactSet {
   bool empty() const { return contacts.empty(); }
 };
 
-/// Keep the candidates with d < dhat (pairs that share a vertex are skipped) and the vertices
-/// with z - ground_height < dhat. x holds the current positions of all collision vertices.
+/// Keep the candidates whose gap d - offset < dhat (pairs that share a vertex are skipped) and
+/// the vertices with z - ground_height - offset < dhat. x holds the current positions of all
+/// collision vertices.
 ContactSet build_contact_set(const CollisionMesh& mesh, const Positions& x, const Candidates& candidates,
                              double dhat, std::optional<double> ground_height = std::nullopt);
 
 /// The candidates closer than `distance` at x (pairs sharing a vertex
-/// skipped), in their order: build_contact_set(mesh, x', result, dhat) equals
-/// build_contact_set(mesh, x', candidates, dhat) wherever no vertex is more
-/// than (distance - dhat) / 2 from x (up to a common translation).
+/// skipped; distances, not gaps), in their order: build_contact_set(mesh, x',
+/// result, dhat) equals build_contact_set(mesh, x', candidates, dhat) wherever
+/// no vertex is more than (distance - dhat - mesh.max_contact_offset()) / 2
+/// from x (up to a common translation).
 Candidates candidates_within(const CollisionMesh& mesh, const Positions& x, const Candidates& candidates,
                              double distance);
 
@@ -78,7 +83,8 @@ bool same_pairs(const ContactSet& a, const ContactSet& b);
 
 /// Unsquared distance of one contact at x (for ground: z - height).
 double contact_distance(const Contact& c, const Positions& x, std::optional<double> ground_height);
-/// The smallest contact_distance of the set's contacts at x (infinity if there are none).
-double closest_contact_distance(const ContactSet& contacts, const Positions& x);
+/// The smallest gap (contact_distance less the contact's offset) of the set's
+/// contacts at x (infinity if there are none).
+double closest_contact_gap(const ContactSet& contacts, const Positions& x);
 
 }  // namespace eipc

@@ -11,8 +11,8 @@ struct StepStats {
   int newton_iterations = 0;  ///< Newton directions (full Newton or chord steps)
   int line_search_steps = 0;
   double wall_seconds = 0.0;
-  double min_distance = 0.0;  ///< smallest contact distance seen in the step (inf if none)
-  int active_pairs = 0;       ///< contact pairs with d < dhat at the end of the step
+  double min_distance = 0.0;  ///< smallest contact gap (distance less the contact offset) seen in the step (inf if none)
+  int active_pairs = 0;       ///< contact pairs with gap d - offset < dhat at the end of the step
   int factorizations = 0;     ///< Hessian assemblies and factorisations (run summary only; not stored)
   int friction_rounds = 0;    ///< solves of the step, each with the lagged friction rebuilt from the last (1 without friction)
 };

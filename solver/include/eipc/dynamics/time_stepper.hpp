@@ -66,7 +66,8 @@ public:
   const std::vector<BodyPairForce>& contact_forces() const { return forces_; }
   const PhaseTimes& phase_times() const { return times_; }
   /// At the current state, from one broad phase over pairs within dhat: the smallest
-  /// contact distance (infinity if nothing is within dhat), and the two bodies closest to
+  /// gap, the distance less the pair's contact offset (infinity if nothing is within
+  /// dhat), and the two bodies closest to
   /// each other or a body and the ground (collisions/minimum_distance.hpp, closest_bodies).
   struct Gaps {
     double min_distance;

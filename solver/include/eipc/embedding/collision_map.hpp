@@ -27,6 +27,7 @@ struct SurfaceOnNodes {
   const Positions* node_rest = nullptr;  ///< the body's rest nodes (none: no affine patches)
   const Tets* elements = nullptr;        ///< the body's simulation tets (none: no convex region)
   bool rigid = false;                    ///< moves rigidly (a kinematic body): its own pairs keep their distances
+  double half_thickness = 0.0;           ///< a shell's half thickness (CollisionMesh::half_thickness)
 };
 
 class CollisionMap {

@@ -1,5 +1,6 @@
 // max_collision_free_step: analytic contact times for simple motions.
 #include <catch2/catch.hpp>
+#include <cmath>
 
 #include "eipc/ccd/ccd_distance.hpp"
 #include "eipc/ccd/collision_free_step.hpp"
@@ -115,4 +116,50 @@ TEST_CASE("collision-free step does not depend on the thread count", "[contact][
   CHECK(a1 == a2);
   CHECK(a1 < 1.0 / 3.0);  // the lowest falling vertex (z = 1) would reach z = 0 at alpha 1/3
   CHECK(a1 > 0.2);
+}
+
+TEST_CASE("shells keep their contact offset: the step stops a fraction of the gap beyond it", "[contact][ccd_step]") {
+  // Half thicknesses 0.1 (the triangle's body) and 0.15 (the vertex's): offset
+  // 0.25 between them, 0.1 and 0.15 to the ground (docs/design.md §3).
+  CollisionMesh m = triangle_and_point();
+  m.half_thickness = {0.1, 0.15};
+  const double ratio = 0.1;
+  {
+    // The vertex 1 above the triangle drops by 2: its gap 0.75 may close to
+    // ratio of itself, at z = 0.25 + 0.075 (alpha 0.3375); ACCD stops within
+    // its stopping gap (a tenth of the rest) of that, after alpha 0.30375.
+    Positions x1 = m.rest;
+    x1.block(3, 0, 3, 3).col(2).array() -= 2.0;
+    const double alpha = max_collision_free_step(m, m.rest, x1, std::nullopt, ratio);
+    CHECK(alpha <= 0.3375);
+    CHECK(alpha >= 0.30375);
+    const Positions xa = m.rest + alpha * (x1 - m.rest);
+    CHECK(xa(3, 2) >= 0.325);
+  }
+  {
+    // Falling past the triangle's corner (1, 0, 0), 0.2 beside it: the boxes
+    // never overlap, but the vertex would come within the offset.
+    Positions x0 = m.rest;
+    x0.row(3) << 1.2, 0, 1;
+    Positions x1 = x0;
+    x1(3, 2) = -1;
+    const double alpha = max_collision_free_step(m, x0, x1, std::nullopt, ratio);
+    const double d0 = std::sqrt(1.04);
+    const Positions xa = x0 + alpha * (x1 - x0);
+    const double d = ccd::point_triangle_distance(xa.row(3).transpose(), xa.row(0).transpose(), xa.row(1).transpose(),
+                                                  xa.row(2).transpose());
+    CHECK(alpha < 1.0);
+    CHECK(d >= 0.25 + ratio * (d0 - 0.25));
+  }
+  {
+    // The triangle, 1 above the ground, drops by 4: its gap 0.9 may close to
+    // 0.09, at alpha (0.9 - 0.09) / 4 = 0.2025 (exact linear solve).
+    Positions x0 = m.rest;
+    x0.col(2).array() += 1.0;
+    Positions x1 = x0;
+    x1.col(2).array() -= 4.0;
+    const double alpha = max_collision_free_step(m, x0, x1, 0.0, ratio);
+    CHECK(alpha <= 0.2025);
+    CHECK(alpha == Approx(0.2025).epsilon(1e-12));
+  }
 }

@@ -1,7 +1,8 @@
 // Finite-difference check of the whole step energy in reduced coordinates:
 // inertia, elasticity, gravity, barrier (point-triangle, edge-edge, ground),
 // friction, Rayleigh damping and the augmented-Lagrangian term, through x = J q
-// for a full-space and an embedded body, and for a shell in contact with a box.
+// for a full-space and an embedded body, for a shell in contact with a box, and
+// for shells against each other and the ground at their contact offsets.
 #include "eipc/broad_phase/broad_phase.hpp"
 #include "eipc/collisions/contact_set.hpp"
 #include "eipc/dynamics/incremental_potential.hpp"
@@ -244,32 +245,35 @@ TEST_CASE("later Newton matrices reuse the elastic part of an earlier one; the g
   CHECK(assemble(s, q2, false, g) == H2_exact);
 }
 
-TEST_CASE("the incremental potential with a shell: gradient and Hessian match finite differences", "[dynamics][shell]") {
-  // A 4 x 4 sheet, bent a little, 0.6 mm above an elastic box (contacts, friction):
-  // the shell's 18x18 stencils go through the fixed Hessian pattern.
-  Material m;
-  m.youngs = 1e4;
-  const TetMesh lower = box_tet_mesh(Vec3(0, 0, 4e-4), Vec3(0.1, 0.1, 0.1004), 2, 2, 2);
-  const Body a = make_full_space_body("a", lower.vertices, lower.tets, boundary_faces(lower.tets), m);
-  Positions xs(25, 3);
-  Tris ts(32, 3);
-  for (int j = 0; j <= 4; ++j)
-    for (int i = 0; i <= 4; ++i) xs.row(i + 5 * j) << 0.01 + 0.02 * i, 0.01 + 0.02 * j, 0.101 + 0.002 * (i - 2) * (i - 2) / 4.0;
-  for (int j = 0, k = 0; j < 4; ++j)
-    for (int i = 0; i < 4; ++i) {
-      ts.row(k++) << i + 5 * j, i + 1 + 5 * j, i + 1 + 5 * (j + 1);
-      ts.row(k++) << i + 5 * j, i + 1 + 5 * (j + 1), i + 5 * (j + 1);
-    }
-  m.youngs = 1e6;
-  const Body sheet = make_shell_body("sheet", xs, ts, 1e-3, m);
-  SimulationParams p;
-  p.dt = 0.01;
-  p.contact.friction = 0.4;
-  const DofSystem sys({a, sheet});
-  REQUIRE(sys.shell_bodies().size() == 1);
-  const IncrementalPotential ip(sys, p);
+namespace {
 
-  std::mt19937 rng(4);
+/// An n x n sheet of square cells from `origin`, bowed up by `bow` at its x edges.
+Body grid_shell(const std::string& name, int n, double cell, const Vec3& origin, double bow, double thickness,
+                const Material& m) {
+  Positions xs((n + 1) * (n + 1), 3);
+  Tris ts(2 * n * n, 3);
+  for (int j = 0; j <= n; ++j)
+    for (int i = 0; i <= n; ++i)
+      xs.row(i + (n + 1) * j) << origin.x() + cell * i, origin.y() + cell * j,
+          origin.z() + bow * (i - n / 2) * (i - n / 2) / double((n / 2) * (n / 2));
+  for (int j = 0, k = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) {
+      ts.row(k++) << i + (n + 1) * j, i + 1 + (n + 1) * j, i + 1 + (n + 1) * (j + 1);
+      ts.row(k++) << i + (n + 1) * j, i + 1 + (n + 1) * (j + 1), i + (n + 1) * (j + 1);
+    }
+  return make_shell_body(name, xs, ts, thickness, m);
+}
+
+/// At a configuration near the rest nodes of `sys` (in contact, sliding a
+/// little, friction lagged from the rest), the potential's gradient and
+/// Hessian against central differences, and the block of body `shell` alone.
+/// Returns the contacts checked.
+ContactSet check_shell_potential(const DofSystem& sys, const SimulationParams& p, int shell, unsigned seed,
+                                 std::size_t min_contacts) {
+  const IncrementalPotential ip(sys, p);
+  const CollisionMesh& mesh = sys.collision().mesh();
+  const double reach = p.contact.dhat + mesh.max_contact_offset();
+  std::mt19937 rng(seed);
   std::uniform_real_distribution<double> u(-1, 1);
   const Positions q0 = sys.rest_nodes();
   StepContext s;
@@ -278,15 +282,14 @@ TEST_CASE("the incremental potential with a shell: gradient and Hessian match fi
   for (Eigen::Index i = 0; i < q0.rows(); ++i) s.q_tilde.row(i) += 1e-3 * Eigen::RowVector3d(u(rng), u(rng), u(rng));
   s.x_prev = sys.collision().positions(q0);
   s.external_force = sys.gravity_force(p.gravity);
-  const Candidates c0 = find_candidates(sys.collision().mesh(), s.x_prev, s.x_prev, p.contact.dhat);
-  const ContactSet contacts0 = ip.contacts(q0, c0);
-  REQUIRE(contacts0.size() > 5);
-  s.friction = build_friction_set(sys.collision().mesh(), s.x_prev, contacts0, p.contact.dhat, p.contact.kappa,
-                                  p.contact.friction, p.contact.epsv, p.dt);
+  const ContactSet contacts0 = ip.contacts(q0, find_candidates(mesh, s.x_prev, s.x_prev, reach));
+  REQUIRE(contacts0.size() >= min_contacts);
+  s.friction = build_friction_set(mesh, s.x_prev, contacts0, p.contact.dhat, p.contact.kappa, p.contact.friction,
+                                  p.contact.epsv, p.dt);
   Positions q = q0;
   for (Eigen::Index i = 0; i < q.rows(); ++i) q.row(i) += 5e-5 * Eigen::RowVector3d(u(rng), u(rng), 0.2 * u(rng));
-  const Candidates c = find_candidates(sys.collision().mesh(), sys.collision().positions(q), sys.collision().positions(q), p.contact.dhat);
-  const ContactSet contacts = ip.contacts(q, c);
+  const Positions x = sys.collision().positions(q);
+  const ContactSet contacts = ip.contacts(q, find_candidates(mesh, x, x, reach));
   const VecX g = ip.gradient(s, q, contacts);
   const Eigen::MatrixXd H = Eigen::MatrixXd(ip.hessian(s, q, contacts, false));
   VecX g_fd;
@@ -296,7 +299,7 @@ TEST_CASE("the incremental potential with a shell: gradient and Hessian match fi
   CHECK((g - g_fd).norm() <= 1e-5 * g.norm());
   CHECK((H - H_fd).norm() <= 1e-5 * H.norm());
   // The shell's own block: its Hessian rows against FD alone (the mass dominates the norm above).
-  const int off = 3 * sys.node_offset(1), n = 3 * 25;
+  const int off = 3 * sys.node_offset(shell), n = 3 * sys.bodies()[std::size_t(shell)].num_nodes();
   const Eigen::MatrixXd Hs = H.block(off, off, n, n), Hs_fd = H_fd.block(off, off, n, n);
   const Eigen::MatrixXd M = Eigen::MatrixXd(ip.hessian(s, q, ContactSet{}, false)).block(off, off, n, n);
   CHECK((Hs - Hs_fd).norm() <= 1e-5 * (Hs - M).norm() + 1e-6 * Hs.norm());
@@ -306,4 +309,57 @@ TEST_CASE("the incremental potential with a shell: gradient and Hessian match fi
   CHECK((g_fused - g).norm() <= 1e-12 * g.norm());
   const Eigen::MatrixXd Hp = Eigen::MatrixXd(ip.hessian(s, q, contacts, true));
   CHECK(Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(Hp).eigenvalues().minCoeff() > 0);
+  return contacts;
+}
+
+}  // namespace
+
+TEST_CASE("the incremental potential with a shell: gradient and Hessian match finite differences", "[dynamics][shell]") {
+  // A 4 x 4 sheet, bent a little, 0.6 mm above an elastic box (contacts, friction):
+  // the shell's 18x18 stencils go through the fixed Hessian pattern.
+  Material m;
+  m.youngs = 1e4;
+  const TetMesh lower = box_tet_mesh(Vec3(0, 0, 4e-4), Vec3(0.1, 0.1, 0.1004), 2, 2, 2);
+  const Body a = make_full_space_body("a", lower.vertices, lower.tets, boundary_faces(lower.tets), m);
+  m.youngs = 1e6;
+  const Body sheet = grid_shell("sheet", 4, 0.02, Vec3(0.01, 0.01, 0.101), 0.002, 1e-3, m);
+  SimulationParams p;
+  p.dt = 0.01;
+  p.contact.friction = 0.4;
+  const DofSystem sys({a, sheet});
+  REQUIRE(sys.shell_bodies().size() == 1);
+  check_shell_potential(sys, p, 1, 4, 6);
+}
+
+TEST_CASE("the incremental potential with shells at their contact offsets matches finite differences",
+          "[dynamics][shell]") {
+  // Two sheets 1 and 2 mm thick, their mid-surfaces 1.9 mm apart (offset 1.5 mm,
+  // gap 0.4 mm; the upper one bowed up 0.5 mm), the lower one 1.1 mm above the
+  // ground (offset 0.5 mm, gap 0.6 mm): every pair is farther than dhat = 1 mm, so each contact is there
+  // only through its offset, and its barrier is b(d - offset).
+  Material m;
+  m.youngs = 1e6;
+  const Body lower = grid_shell("lower", 4, 0.02, Vec3(0, 0, 1.1e-3), 0.0, 1e-3, m);
+  const Body upper = grid_shell("upper", 4, 0.02, Vec3(0.011, 0.007, 3e-3), 0.0005, 2e-3, m);
+  SimulationParams p;
+  p.dt = 0.01;
+  p.ground_height = 0.0;
+  p.contact.friction = 0.4;
+  const DofSystem sys({lower, upper});
+  REQUIRE(sys.collision().mesh().max_contact_offset() == 2e-3);
+  const ContactSet contacts = check_shell_potential(sys, p, 1, 5, 10);
+  int between = 0, ground = 0;
+  for (const Contact& c : contacts.contacts) {
+    const double d = contact_distance(c, sys.collision().positions(sys.rest_nodes()), contacts.ground_height);
+    CHECK(d > p.contact.dhat);
+    if (c.kind == ContactKind::point_ground) {
+      CHECK(c.offset == 0.5e-3);
+      ground += 1;
+    } else {
+      CHECK(c.offset == Approx(1.5e-3).epsilon(1e-15));
+      between += 1;
+    }
+  }
+  CHECK(ground == 25);
+  CHECK(between > 10);
 }

@@ -2,6 +2,8 @@
 // shell with its thickness; the fields a shell cannot use are refused by name.
 #include "scene_dir.hpp"
 
+#include "eipc/simulation/simulation.hpp"
+
 #include <catch2/catch.hpp>
 #include <fstream>
 
@@ -86,4 +88,18 @@ TEST_CASE("a shell's embedding is a coarse triangle surface; other embeddings ar
   doc["bodies"][0]["embedding"] = "affine";
   doc["bodies"][0]["embeddings"]["affine"] = "affine";
   CHECK_THAT(d.error_of(doc.dump()), Contains("field 'bodies[0].embedding'") && Contains("\"affine\" has none"));
+}
+
+TEST_CASE("a shell starting within its contact offset of the ground is refused", "[scene][shell]") {
+  test::SceneDir d("scene_shell_offset");
+  std::ofstream((d.dir / "sheet.obj").string()) << "v 0 0 0.1\nv 1 0 0.1\nv 1 1 0.1\nv 0 1 0.1\nf 1 2 3\nf 1 3 4\n";
+  // 2 mm thick: its offset to the ground is 1 mm. 1.5 mm above it starts clear (a
+  // warning: within dhat of its offset); 0.5 mm above it, the mid-surface clear
+  // of the ground, starts within the offset.
+  json clear = sheet_scene();
+  clear["ground"] = {{"height", 0.0985}};
+  CHECK_NOTHROW(Simulation(load_scene(d.write(clear.dump()), {})));
+  json within = sheet_scene();
+  within["ground"] = {{"height", 0.0995}};
+  CHECK_THROWS_WITH(Simulation(load_scene(d.write(within.dump()), {})), Contains("within its contact offset"));
 }
