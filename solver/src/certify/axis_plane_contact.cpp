@@ -66,18 +66,24 @@ int shared_plane_axis(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& 
   return -1;
 }
 
-bool never_meets_in_plane(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1, const PlanarPointSegment& s,
-                          double t0, double t1) {
-  const int k = s.axis;
-  auto at = [&](double t) {
-    const I it(t);
-    return std::array<IV3, 3>{position(x0[s.point], x1[s.point], it), position(x0[s.a], x1[s.a], it),
-                              position(x0[s.b], x1[s.b], it)};
-  };
-  const auto [p0, a0, b0] = at(t0);
-  const auto [p1, a1, b1] = at(t1);
-  const auto cross = [k](const IV3& u, const IV3& w) { return cross2(u, w, k); };
-  const auto dot = [k](const IV3& u, const IV3& w) { return dot2(u, w, k); };
+namespace {
+
+/// The four vertices' enclosures at the instant t (their own values at t = 0 and t = 1).
+std::array<IV3, 4> at_instant(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1, double t) {
+  auto iv = [](const Vec3& v) { return IV3{I(v.x()), I(v.y()), I(v.z())}; };
+  std::array<IV3, 4> x;
+  for (int i = 0; i < 4; ++i) x[i] = t == 0.0 ? iv(x0[i]) : t == 1.0 ? iv(x1[i]) : position(x0[i], x1[i], I(t));
+  return x;
+}
+
+/// Is point e[0] proven never on the closed segment e[1]e[2] between the instants where the
+/// vertices are x and y (moving linearly in the plane x_axis = c)? Throughout, its 2-D
+/// orientation is non-zero, or its projection onto the segment's line lies strictly before
+/// one end (Bernstein coefficients of these quadratics in t).
+bool never_meets(const std::array<IV3, 4>& x, const std::array<IV3, 4>& y, const std::array<int, 3>& e, int axis) {
+  const auto cross = [axis](const IV3& u, const IV3& w) { return cross2(u, w, axis); };
+  const auto dot = [axis](const IV3& u, const IV3& w) { return dot2(u, w, axis); };
+  const IV3 &p0 = x[e[0]], &a0 = x[e[1]], &b0 = x[e[2]], &p1 = y[e[0]], &a1 = y[e[1]], &b1 = y[e[2]];
   const auto side = bernstein(cross, a0 - p0, a1 - p1, b0 - p0, b1 - p1);  // the orientation of (p, a, b)
   if (all_positive(side) || all_negative(side)) return true;
   const IV3 ab0 = b0 - a0, ab1 = b1 - a1;
@@ -85,14 +91,9 @@ bool never_meets_in_plane(const std::array<Vec3, 4>& x0, const std::array<Vec3, 
          all_negative(bernstein(dot, b0 - p0, b1 - p1, ab0, ab1));    // after b
 }
 
-namespace {
-
-/// Edges (p0, p1, q0, q1) in the plane x_axis = c at the instant t: the 2-D orientations of
+/// Edges (p0, p1, q0, q1) in the plane x_axis = c, at one instant: the 2-D orientations of
 /// q0 and q1 against p0p1, then of p0 and p1 against q0q1.
-std::array<I, 4> end_sides(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1, int axis, double t) {
-  const I it(t);
-  std::array<IV3, 4> x;
-  for (int i = 0; i < 4; ++i) x[i] = position(x0[i], x1[i], it);
+std::array<I, 4> end_sides(const std::array<IV3, 4>& x, int axis) {
   return {orientation(x[2], x[0], x[1], axis), orientation(x[3], x[0], x[1], axis),
           orientation(x[0], x[2], x[3], axis), orientation(x[1], x[2], x[3], axis)};
 }
@@ -106,30 +107,33 @@ bool opposite_strict_signs(const I& u, const I& w) {
 
 bool edges_apart_in_plane(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1, int axis, double t0,
                           double t1) {
+  const auto x = at_instant(x0, x1, t0), y = at_instant(x0, x1, t1);
   for (const auto& e : edge_ends)
-    if (!never_meets_in_plane(x0, x1, {e[0], e[1], e[2], axis}, t0, t1)) return false;
-  const auto side = end_sides(x0, x1, axis, t0);
+    if (!never_meets(x, y, e, axis)) return false;
+  const auto side = end_sides(x, axis);
   return same_strict_sign(side[0], side[1]) || same_strict_sign(side[2], side[3]);
 }
 
 bool edges_cross_in_plane(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1, int axis, double t) {
-  const auto side = end_sides(x0, x1, axis, t);
+  const auto side = end_sides(at_instant(x0, x1, t), axis);
   return opposite_strict_signs(side[0], side[1]) && opposite_strict_signs(side[2], side[3]);
+}
+
+bool changes_side_in_plane(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1, const PlanarPointSegment& s,
+                           double t0, double t1) {
+  const auto x = at_instant(x0, x1, t0), y = at_instant(x0, x1, t1);
+  return opposite_strict_signs(orientation(x[s.point], x[s.a], x[s.b], s.axis),
+                               orientation(y[s.point], y[s.a], y[s.b], s.axis));
 }
 
 bool meets_in_plane(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1, const PlanarPointSegment& s,
                     double t0, double t1) {
-  auto at = [&](const I& t) {
-    return std::array<IV3, 3>{position(x0[s.point], x1[s.point], t), position(x0[s.a], x1[s.a], t),
-                              position(x0[s.b], x1[s.b], t)};
-  };
-  const auto [p0, a0, b0] = at(I(t0));
-  const auto [p1, a1, b1] = at(I(t1));
-  const I o0 = orientation(p0, a0, b0, s.axis), o1 = orientation(p1, a1, b1, s.axis);
-  if (!((o0.sup() < 0 && o1.inf() > 0) || (o0.inf() > 0 && o1.sup() < 0))) return false;
+  if (!changes_side_in_plane(x0, x1, s, t0, t1)) return false;
   // Zero orientation in the plane: p on the line ab (the axis components of the
   // differences are exactly zero). Strictly between a and b: on the open segment.
-  const auto [p, a, b] = at(I(t0, t1));
+  const I t(t0, t1);
+  const IV3 p = position(x0[s.point], x1[s.point], t), a = position(x0[s.a], x1[s.a], t),
+            b = position(x0[s.b], x1[s.b], t);
   const IV3 ab = b - a;
   return dot(p - a, ab).inf() > 0 && dot(b - p, ab).inf() > 0;
 }

@@ -34,18 +34,13 @@ PlanarPointSegments planar_point_segments(const std::array<Vec3, 4>& x0, const s
 /// in that plane throughout), or -1.
 int shared_plane_axis(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1);
 
-/// Is the point proven never on the closed segment for t in [t0, t1]? Throughout [t0, t1]
-/// (Bernstein coefficients of quadratics in t, outward-rounded; needs
-/// CGAL::Protect_FPU_rounding) its 2-D orientation is non-zero, or its projection onto the
-/// line ab lies strictly before a or strictly after b.
-bool never_meets_in_plane(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1, const PlanarPointSegment& s,
-                          double t0, double t1);
-
 /// Edges (p0, p1, q0, q1) moving in the coordinate plane x_axis = c throughout (all four
 /// keep that coordinate, shared_plane_axis): are they proven apart for all t in [t0, t1]?
 /// Two segments in a plane start to touch with an end point on the other segment (a strict
-/// crossing holds a little earlier too), so: no end point ever on the other segment
-/// (never_meets_in_plane) and, at t0, the ends of one edge strictly on one side of the
+/// crossing holds a little earlier too), so: no end point ever on the other segment (its
+/// 2-D orientation never zero, or its projection strictly beyond one end, throughout:
+/// Bernstein coefficients of quadratics in t, outward-rounded; needs
+/// CGAL::Protect_FPU_rounding) and, at t0, the ends of one edge strictly on one side of the
 /// other's line. A cheap proof where the coplanarity cubic is zero throughout.
 bool edges_apart_in_plane(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1, int axis, double t0,
                           double t1);
@@ -54,6 +49,11 @@ bool edges_apart_in_plane(const std::array<Vec3, 4>& x0, const std::array<Vec3, 
 /// the other's line) at the instant t? Where the edges are apart before, contact starts
 /// with an end on the other edge, so this matters at t = 0 only.
 bool edges_cross_in_plane(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1, int axis, double t);
+
+/// Is the point's 2-D orientation against the segment's ends proven strictly of opposite
+/// signs at the instants t0 and t1 (the point on the segment's line in between)?
+bool changes_side_in_plane(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1, const PlanarPointSegment& s,
+                           double t0, double t1);
 
 /// Is the point proven on the open segment at some t in [t0, t1]? The 2-D orientation
 /// changes sign strictly between t0 and t1 while p's projection onto the line ab stays

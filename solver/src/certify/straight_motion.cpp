@@ -287,21 +287,24 @@ bool meets_any_in_plane(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>
 /// halving: `contact_on(lo, h, f_h)` (f_h: the cubic at h) proving a contact in the left
 /// half puts the first contact there; the cubic strictly of its sign at lo at the middle,
 /// with the left half never coplanar (or the cubic proven monotone on [lo, hi]), puts none
-/// there. One or two interval evaluations a level instead of the separation and contact
-/// proofs. Stops (leaving [lo, hi] valid) where neither holds, and at once where the
-/// cubic's sign at lo is not strict (as where the four points are coplanar throughout).
-template <int N, class ContactOn>
-void narrow_to_first_contact(const Motion<N>& m, ContactOn contact_on, double& lo, double& hi) {
+/// there, and so does `apart(lo, h)` where the cubic's sign at lo is not strict (as where
+/// the four points are coplanar throughout). One or two interval evaluations a level
+/// instead of the separation and contact proofs. Stops (leaving [lo, hi] valid) where
+/// none of them decides.
+template <int N, class ContactOn, class Apart>
+void narrow_to_first_contact(const Motion<N>& m, ContactOn contact_on, Apart apart, double& lo, double& hi) {
   const I f_lo = m.coplanarity.volume(lo);
-  if (!(f_lo.inf() > 0 || f_lo.sup() < 0)) return;
-  const bool positive = f_lo.inf() > 0;
-  const bool monotone = strictly_monotone(m.coplanarity.on(lo, hi));
+  const bool strict = f_lo.inf() > 0 || f_lo.sup() < 0, positive = f_lo.inf() > 0;
+  const bool monotone = strict && strictly_monotone(m.coplanarity.on(lo, hi));
+  auto cubic_apart = [&](double h, const I& f) {
+    return strict && (positive ? f.inf() > 0 : f.sup() < 0) && (monotone || m.coplanarity.never_coplanar_on(lo, h));
+  };
   for (int k = 0; k < 60; ++k) {
     const double h = 0.5 * (lo + hi);
     if (!(lo < h && h < hi)) break;
     const I f = m.coplanarity.volume(h);
     if (contact_on(lo, h, f)) hi = h;
-    else if ((positive ? f.inf() > 0 : f.sup() < 0) && (monotone || m.coplanarity.never_coplanar_on(lo, h))) lo = h;
+    else if (strict ? cubic_apart(h, f) : apart(lo, h)) lo = h;
     else break;
   }
 }
@@ -334,14 +337,23 @@ MotionVerdict bisect_in_time(const Motion<N>& m, const MotionTestOptions& opt, D
   if (cubic_contact(lo, hi)) {
     // The contacts in [lo, hi] are the cubic's zeros: a strict sign change proves one.
     const I f_lo = m.coplanarity.volume(lo);
-    narrow_to_first_contact(m, [&](double, double, const I& f_h) { return strict_sign_change(f_lo, f_h); }, lo, hi);
+    const auto sign_change = [&](double, double, const I& f_h) { return strict_sign_change(f_lo, f_h); };
+    narrow_to_first_contact(m, sign_change, apart, lo, hi);
     if (first_contact) *first_contact = {lo, hi};
     return MotionVerdict::collision;
   }
-  // An in-plane contact: narrowed by the in-plane proof on left halves and the cubic's sign
-  // (where the cubic is not zero throughout), then by small searches where that stops.
-  const auto in_plane = [&](double a, double h, const I&) { return meets_any_in_plane(m.x0, m.x1, planar, a, h); };
-  narrow_to_first_contact(m, in_plane, lo, hi);
+  // An in-plane contact: its point strictly inside the segment throughout [lo, hi], so a
+  // strict change of side between lo and the middle proves it in the left half; narrowed by
+  // that and the cubic's sign (or the pair's own proof where the cubic is zero), then by
+  // small searches where that stops.
+  const PlanarPointSegment* proven = nullptr;
+  for (int i = 0; i < planar.size && !proven; ++i)
+    if (meets_in_plane(m.x0, m.x1, planar.items[i], lo, hi)) proven = &planar.items[i];
+  if (proven) {
+    const double start = lo;
+    const auto in_plane = [&](double, double h, const I&) { return changes_side_in_plane(m.x0, m.x1, *proven, start, h); };
+    narrow_to_first_contact(m, in_plane, apart, lo, hi);
+  }
   for (int k = 0; k < 60; ++k) {
     const double h = 0.5 * (lo + hi);
     if (!(lo < h && h < hi)) break;
