@@ -119,16 +119,18 @@ bool edges_cross_in_plane(const std::array<Vec3, 4>& x0, const std::array<Vec3, 
   return opposite_strict_signs(side[0], side[1]) && opposite_strict_signs(side[2], side[3]);
 }
 
-bool changes_side_in_plane(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1, const PlanarPointSegment& s,
-                           double t0, double t1) {
-  const auto x = at_instant(x0, x1, t0), y = at_instant(x0, x1, t1);
-  return opposite_strict_signs(orientation(x[s.point], x[s.a], x[s.b], s.axis),
-                               orientation(y[s.point], y[s.a], y[s.b], s.axis));
+int side_in_plane(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1, const PlanarPointSegment& s, double t) {
+  const int i = (s.axis + 1) % 3, j = (s.axis + 2) % 3;
+  const I it(t);
+  auto at = [&](int v, int k) { return t == 0.0 ? I(x0[v][k]) : t == 1.0 ? I(x1[v][k]) : I(x0[v][k]) + it * (I(x1[v][k]) - I(x0[v][k])); };
+  const I pi = at(s.point, i), pj = at(s.point, j);
+  const I o = (at(s.a, i) - pi) * (at(s.b, j) - pj) - (at(s.a, j) - pj) * (at(s.b, i) - pi);
+  return o.inf() > 0 ? 1 : o.sup() < 0 ? -1 : 0;
 }
 
 bool meets_in_plane(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1, const PlanarPointSegment& s,
                     double t0, double t1) {
-  if (!changes_side_in_plane(x0, x1, s, t0, t1)) return false;
+  if (side_in_plane(x0, x1, s, t0) * side_in_plane(x0, x1, s, t1) >= 0) return false;
   // Zero orientation in the plane: p on the line ab (the axis components of the
   // differences are exactly zero). Strictly between a and b: on the open segment.
   const I t(t0, t1);

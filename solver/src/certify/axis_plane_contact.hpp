@@ -50,10 +50,9 @@ bool edges_apart_in_plane(const std::array<Vec3, 4>& x0, const std::array<Vec3, 
 /// with an end on the other edge, so this matters at t = 0 only.
 bool edges_cross_in_plane(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1, int axis, double t);
 
-/// Is the point's 2-D orientation against the segment's ends proven strictly of opposite
-/// signs at the instants t0 and t1 (the point on the segment's line in between)?
-bool changes_side_in_plane(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1, const PlanarPointSegment& s,
-                           double t0, double t1);
+/// The sign of the point's 2-D orientation against the segment's ends at the instant t, +1
+/// or -1 where it is proven strict, else 0 (zero: the point on the segment's line).
+int side_in_plane(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1, const PlanarPointSegment& s, double t);
 
 /// Is the point proven on the open segment at some t in [t0, t1]? The 2-D orientation
 /// changes sign strictly between t0 and t1 while p's projection onto the line ab stays

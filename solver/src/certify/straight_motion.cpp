@@ -350,8 +350,8 @@ MotionVerdict bisect_in_time(const Motion<N>& m, const MotionTestOptions& opt, D
   for (int i = 0; i < planar.size && !proven; ++i)
     if (meets_in_plane(m.x0, m.x1, planar.items[i], lo, hi)) proven = &planar.items[i];
   if (proven) {
-    const double start = lo;
-    const auto in_plane = [&](double, double h, const I&) { return changes_side_in_plane(m.x0, m.x1, *proven, start, h); };
+    const int side = side_in_plane(m.x0, m.x1, *proven, lo);  // strict: the proof checked it
+    const auto in_plane = [&](double, double h, const I&) { return side_in_plane(m.x0, m.x1, *proven, h) == -side; };
     narrow_to_first_contact(m, in_plane, apart, lo, hi);
   }
   for (int k = 0; k < 60; ++k) {
