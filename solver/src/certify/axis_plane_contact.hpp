@@ -34,6 +34,26 @@ PlanarPointSegments planar_point_segments(const std::array<Vec3, 4>& x0, const s
 /// in that plane throughout), or -1.
 int shared_plane_axis(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1);
 
+/// Edges (p0, p1, q0, q1) moving in the coordinate plane x_axis = c throughout (all four
+/// keep that coordinate, shared_plane_axis): are they proven apart for all t in [t0, t1]?
+/// Two segments in a plane start to touch with an end point on the other segment (a strict
+/// crossing holds a little earlier too), so: no end point ever on the other segment (its
+/// 2-D orientation never zero, or its projection strictly beyond one end, throughout:
+/// Bernstein coefficients of quadratics in t, outward-rounded; needs
+/// CGAL::Protect_FPU_rounding) and, at t0, the ends of one edge strictly on one side of the
+/// other's line. A cheap proof where the coplanarity cubic is zero throughout.
+bool edges_apart_in_plane(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1, int axis, double t0,
+                          double t1);
+
+/// Are those edges proven to cross strictly (each one's ends strictly on opposite sides of
+/// the other's line) at the instant t? Where the edges are apart before, contact starts
+/// with an end on the other edge, so this matters at t = 0 only.
+bool edges_cross_in_plane(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1, int axis, double t);
+
+/// The sign of the point's 2-D orientation against the segment's ends at the instant t, +1
+/// or -1 where it is proven strict, else 0 (zero: the point on the segment's line).
+int side_in_plane(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1, const PlanarPointSegment& s, double t);
+
 /// Is the point proven on the open segment at some t in [t0, t1]? The 2-D orientation
 /// changes sign strictly between t0 and t1 while p's projection onto the line ab stays
 /// strictly between a and b throughout (outward-rounded intervals; needs

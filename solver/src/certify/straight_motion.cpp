@@ -283,45 +283,50 @@ bool meets_any_in_plane(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>
   return false;
 }
 
-/// The first zero of the coplanarity cubic in [lo, hi], where it is the first contact (no
-/// contact before lo, and in [lo, hi] the contacts are exactly the cubic's zeros), narrowed
-/// by the cubic alone: its sign at the middle, strictly opposite to its sign at lo, puts a
-/// zero in the left half; strictly the same, with the left half never coplanar, puts none
-/// there (or, the cubic proven monotone on [lo, hi], none anyway). One interval evaluation
-/// a level, mostly, instead of the separation and contact proofs. Stops (leaving [lo, hi]
-/// valid) where the sign at the middle is not certain.
-template <int N>
-void narrow_to_first_zero(const Motion<N>& m, double& lo, double& hi) {
-  const bool monotone = strictly_monotone(m.coplanarity.on(lo, hi));
+/// The first contact in [lo, hi] (none before lo, one proven in [lo, hi]) narrowed by
+/// halving: `contact_on(lo, h, f_h)` (f_h: the cubic at h) proving a contact in the left
+/// half puts the first contact there; the cubic strictly of its sign at lo at the middle,
+/// with the left half never coplanar (or the cubic proven monotone on [lo, hi]), puts none
+/// there, and so does `apart(lo, h)` where the cubic's sign at lo is not strict (as where
+/// the four points are coplanar throughout). One or two interval evaluations a level
+/// instead of the separation and contact proofs. Stops (leaving [lo, hi] valid) where
+/// none of them decides.
+template <int N, class ContactOn, class Apart>
+void narrow_to_first_contact(const Motion<N>& m, ContactOn contact_on, Apart apart, double& lo, double& hi) {
   const I f_lo = m.coplanarity.volume(lo);
-  const bool positive = f_lo.inf() > 0;  // the sign at lo, strict (the contact proof checked it)
+  const bool strict = f_lo.inf() > 0 || f_lo.sup() < 0, positive = f_lo.inf() > 0;
+  const bool monotone = strict && strictly_monotone(m.coplanarity.on(lo, hi));
+  auto cubic_apart = [&](double h, const I& f) {
+    return strict && (positive ? f.inf() > 0 : f.sup() < 0) && (monotone || m.coplanarity.never_coplanar_on(lo, h));
+  };
   for (int k = 0; k < 60; ++k) {
     const double h = 0.5 * (lo + hi);
     if (!(lo < h && h < hi)) break;
     const I f = m.coplanarity.volume(h);
-    if (positive ? f.sup() < 0 : f.inf() > 0) hi = h;
-    else if ((positive ? f.inf() > 0 : f.sup() < 0) && (monotone || m.coplanarity.never_coplanar_on(lo, h)))
-      lo = h;
+    if (contact_on(lo, h, f)) hi = h;
+    else if (strict ? cubic_apart(h, f) : apart(lo, h)) lo = h;
     else break;
   }
 }
 
-/// The motion test's bisection: [0, 1] searched within the options' budget for a contact
+/// The motion test's bisection: [0, 1] searched within the options' budget (an interval
+/// separated by a direction or by `apart`, the pair's own proof) for a contact
 /// that `cubic_contact` proves (the cubic changes sign strictly while the primitives are
 /// placed so that its zeros are contacts: then narrowed by the cubic alone) or the in-plane
-/// proof finds. Another bracket [lo, hi] is narrowed by searching its left half with a small
+/// proof finds (then narrowed by that proof and the cubic while they decide, and further
+/// by small searches). Such a bracket [lo, hi] is narrowed by searching its left half with a small
 /// budget of its own (separated: lo moves to the middle; a contact: the bracket becomes the
 /// one found; undecided: lo moves to where that search got stuck, and narrowing ends). The
 /// small search, not one test of the whole half, lets the bracket narrow where the
 /// primitives come so close before the contact that the half needs splitting to be
 /// separated (as where they are coplanar throughout: no coplanarity test can help there).
-template <int N, class Directions, class CubicContact>
-MotionVerdict bisect_in_time(const Motion<N>& m, const MotionTestOptions& opt, Directions directions,
+template <int N, class Directions, class Apart, class CubicContact>
+MotionVerdict bisect_in_time(const Motion<N>& m, const MotionTestOptions& opt, Directions directions, Apart apart,
                              CubicContact cubic_contact, const PlanarPointSegments& planar,
                              std::array<double, 2>* first_contact) {
   std::vector<Vec3> dirs;
   auto separated_on = [&](double t0, double t1) {
-    return separated_by_direction(m, directions, t0, t1, dirs) || m.coplanarity.never_coplanar_on(t0, t1);
+    return separated_by_direction(m, directions, t0, t1, dirs) || apart(t0, t1);
   };
   auto collides = [&](double t0, double t1) {
     return meets_any_in_plane(m.x0, m.x1, planar, t0, t1) || cubic_contact(t0, t1);
@@ -330,9 +335,24 @@ MotionVerdict bisect_in_time(const Motion<N>& m, const MotionTestOptions& opt, D
   if (found.verdict != MotionVerdict::collision) return found.verdict;
   double lo = found.lo, hi = found.hi;
   if (cubic_contact(lo, hi)) {
-    narrow_to_first_zero(m, lo, hi);
+    // The contacts in [lo, hi] are the cubic's zeros: a strict sign change proves one.
+    const I f_lo = m.coplanarity.volume(lo);
+    const auto sign_change = [&](double, double, const I& f_h) { return strict_sign_change(f_lo, f_h); };
+    narrow_to_first_contact(m, sign_change, apart, lo, hi);
     if (first_contact) *first_contact = {lo, hi};
     return MotionVerdict::collision;
+  }
+  // An in-plane contact: its point strictly inside the segment throughout [lo, hi], so a
+  // strict change of side between lo and the middle proves it in the left half; narrowed by
+  // that and the cubic's sign (or the pair's own proof where the cubic is zero), then by
+  // small searches where that stops.
+  const PlanarPointSegment* proven = nullptr;
+  for (int i = 0; i < planar.size && !proven; ++i)
+    if (meets_in_plane(m.x0, m.x1, planar.items[i], lo, hi)) proven = &planar.items[i];
+  if (proven) {
+    const int side = side_in_plane(m.x0, m.x1, *proven, lo);  // strict: the proof checked it
+    const auto in_plane = [&](double, double h, const I&) { return side_in_plane(m.x0, m.x1, *proven, h) == -side; };
+    narrow_to_first_contact(m, in_plane, apart, lo, hi);
   }
   for (int k = 0; k < 60; ++k) {
     const double h = 0.5 * (lo + hi);
@@ -406,7 +426,9 @@ MotionVerdict point_triangle_motion_test(const std::array<Vec3, 4>& x0, const st
   };
   if (separated_around_zeros(m, cubic, directions)) return MotionVerdict::separated;
   // Or p proven on an edge in a coordinate plane (axis_plane_contact.hpp).
-  return bisect_in_time(m, options, directions, inside_crossing, planar_point_segments(x0, x1, true), first_contact);
+  const auto never_coplanar = [&](double t0, double t1) { return m.coplanarity.never_coplanar_on(t0, t1); };
+  return bisect_in_time(m, options, directions, never_coplanar, inside_crossing, planar_point_segments(x0, x1, true),
+                        first_contact);
 }
 
 MotionVerdict edge_edge_motion_test(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1,
@@ -432,9 +454,19 @@ MotionVerdict edge_edge_motion_test(const std::array<Vec3, 4>& x0, const std::ar
   const auto directions = [](const std::array<Vec3, 4>& x, std::vector<Vec3>& out) {
     edge_edge_directions(x[0], x[1], x[2], x[3], out);
   };
-  if (separated_around_zeros(m, cubic, directions)) return MotionVerdict::separated;
+  // In a coordinate plane throughout the cubic is zero: the edges' own 2-D proof instead.
+  const int plane = shared_plane_axis(x0, x1);
+  const auto apart = [&](double t0, double t1) {
+    return plane >= 0 ? edges_apart_in_plane(x0, x1, plane, t0, t1) : m.coplanarity.never_coplanar_on(t0, t1);
+  };
+  if (plane >= 0 ? apart(0.0, 1.0) : separated_around_zeros(m, cubic, directions)) return MotionVerdict::separated;
+  if (plane >= 0 && edges_cross_in_plane(x0, x1, plane, 0.0)) {  // touching at t = 0
+    if (first_contact) *first_contact = {0.0, 0.0};
+    return MotionVerdict::collision;
+  }
   // Or an end point proven on the other edge in a coordinate plane (axis_plane_contact.hpp).
-  return bisect_in_time(m, options, directions, inside_crossing, planar_point_segments(x0, x1, false), first_contact);
+  return bisect_in_time(m, options, directions, apart, inside_crossing, planar_point_segments(x0, x1, false),
+                        first_contact);
 }
 
 }  // namespace eipc::certify

@@ -10,6 +10,8 @@
 //
 // Before any bisection, the coplanarity cubic (both kinds) is bounded away from
 // zero on [0, 1] through its Bernstein coefficients: no coplanarity, no contact.
+// Two edges moving in one coordinate plane (the cubic zero throughout) are proven
+// apart or touching at t = 0 by 2-D tests instead (src/certify/axis_plane_contact.hpp).
 //
 // Collision proof: the coplanarity cubic changes sign strictly over T while,
 // throughout T, p is strictly inside the triangle
