@@ -14,39 +14,16 @@ using namespace eipc;
 
 namespace {
 
-/// nx x ny cells over [0, a] x [0, b] in the plane of unit vectors u, v from `origin`,
-/// each split along its (i, j)-(i+1, j+1) diagonal.
-SurfaceMesh grid(int nx, int ny, double a, double b, const Vec3& origin, const Vec3& u, const Vec3& v) {
-  SurfaceMesh m;
-  m.vertices.resize((nx + 1) * (ny + 1), 3);
-  auto id = [&](int i, int j) { return i + (nx + 1) * j; };
-  for (int j = 0; j <= ny; ++j)
-    for (int i = 0; i <= nx; ++i) m.vertices.row(id(i, j)) = (origin + a * i / nx * u + b * j / ny * v).transpose();
-  m.faces.resize(2 * nx * ny, 3);
-  int k = 0;
-  for (int j = 0; j < ny; ++j)
-    for (int i = 0; i < nx; ++i) {
-      m.faces.row(k++) << id(i, j), id(i + 1, j), id(i + 1, j + 1);
-      m.faces.row(k++) << id(i, j), id(i + 1, j + 1), id(i, j + 1);
-    }
-  return m;
-}
-
-Material cloth(double E, double nu, double density) {
-  Material m;
-  m.youngs = E;
-  m.poisson = nu;
-  m.density = density;
-  return m;
-}
+/// A shell material (the model field is not read by shells).
+Material cloth(double E, double nu, double density) { return test::material(ElasticModel::linear_corotated, E, nu, density); }
 
 /// The fine grid (`refine` times the coarse one's cells) embedded in the coarse grid.
 Body embedded_sheet(int nx, int ny, int refine, double a, double b, const Vec3& origin, const Vec3& u, const Vec3& v,
                     double thickness, const Material& m) {
-  const SurfaceMesh fine = grid(refine * nx, refine * ny, a, b, origin, u, v);
+  const SurfaceMesh fine = test::grid_surface(refine * nx, refine * ny, a, b, origin, u, v);
   const Body full = make_shell_body("sheet", fine.vertices, fine.faces, thickness, m);
   EmbeddingReport report;
-  Body body = embed_shell_body(full, grid(nx, ny, a, b, origin, u, v), "coarse", "test", &report);
+  Body body = embed_shell_body(full, test::grid_surface(nx, ny, a, b, origin, u, v), "coarse", "test", &report);
   REQUIRE(report.max_outside < 1e-15);
   return body;
 }
@@ -65,21 +42,24 @@ TEST_CASE("embedded shell: the map puts every fine vertex where it is; a fine ve
 
   Positions lifted = s.fine_rest;
   lifted(7, 2) += 1e-6;  // off the coarse sheet by 8 times the tolerance (1e-6 of the 0.128 m diagonal)
-  CHECK_THROWS_WITH(embed_shell(lifted, grid(4, 3, 0.1, 0.08, Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0)), "sheet",
+  CHECK_THROWS_WITH(embed_shell(lifted, test::grid_surface(4, 3, 0.1, 0.08, Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0)), "sheet",
                                 "coarse.obj"),
                     Catch::Matchers::Contains("coarse.obj: vertex 7 of shell 'sheet' is not on the coarse surface"));
   // A coarse vertex beyond the fine sheet carries none of its vertices.
-  CHECK_THROWS_WITH(embed_shell(s.fine_rest, grid(4, 3, 0.2, 0.08, Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0)),
+  CHECK_THROWS_WITH(embed_shell(s.fine_rest, test::grid_surface(4, 3, 0.2, 0.08, Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0)),
                                 "sheet", "coarse.obj"),
                     Catch::Matchers::Contains("carries no vertex of shell 'sheet'"));
 }
 
 TEST_CASE("an embedded sheet hanging from its top edge stretches as a bar under its own weight",
           "[scenario][shell][embedding]") {
-  // As shell_test.cpp's hanging sheet (closed form there: 0.97156 mm for these numbers),
-  // with the fine sheet (4 x the cells per side) carrying the mass and the contact.
+  // As shell_test.cpp's hanging sheet (closed form there: 0.97156 mm for these numbers; the
+  // thickness cancels), with the fine sheet (4 x the cells per side) carrying the mass and
+  // the contact. 0.5 mm thick: the fine cells (2.5 mm, 1.77 mm across a diagonal) must be
+  // farther apart than the contact offset plus dhat, or the sheet's own neighbouring
+  // primitives push each other apart (at 1 mm the sheet stretched 10.4 mm).
   const double L = 0.2, W = 0.05, E = 2e5, rho = 1000;
-  Body s = embedded_sheet(5, 20, 4, W, L, Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 0, -1), 1e-3, cloth(E, 0.0, rho));
+  Body s = embedded_sheet(5, 20, 4, W, L, Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 0, -1), 5e-4, cloth(E, 0.0, rho));
   for (int i = 0; i <= 5; ++i) s.prescribed_nodes.push_back(i);  // the coarse top row
   SimulationParams p;
   p.dt = 0.02;
@@ -97,8 +77,8 @@ TEST_CASE("an embedded sheet hanging from its top edge stretches as a bar under 
 
 TEST_CASE("an embedded sheet dropped on the ground comes to rest on it, its fine surface intersection free",
           "[scenario][shell][embedding]") {
-  const double side = 0.1;
-  const Body s = embedded_sheet(4, 4, 4, side, side, Vec3(0, 0, 0.01), Vec3(1, 0, 0), Vec3(0, 1, 0), 1e-3,
+  const double side = 0.1, thickness = 1e-3;
+  const Body s = embedded_sheet(4, 4, 4, side, side, Vec3(0, 0, 0.01), Vec3(1, 0, 0), Vec3(0, 1, 0), thickness,
                                 cloth(1e6, 0.3, 500));
   SimulationParams p;
   p.dt = 0.01;
@@ -114,7 +94,7 @@ TEST_CASE("an embedded sheet dropped on the ground comes to rest on it, its fine
   const Positions x = sim.fine_positions()[0];
   const double speed = (x - before).cwiseAbs().maxCoeff() / p.dt;
   INFO("lowest " << x.col(2).minCoeff() << " m, highest " << x.col(2).maxCoeff() << " m, speed " << speed);
-  CHECK(x.col(2).minCoeff() > 0.0);
-  CHECK(x.col(2).maxCoeff() < p.contact.dhat);
+  CHECK(x.col(2).minCoeff() > 0.5 * thickness);  // the contact offset: half the sheet's thickness
+  CHECK(x.col(2).maxCoeff() < 0.5 * thickness + p.contact.dhat);
   CHECK(speed < 1e-3);
 }

@@ -20,21 +20,11 @@ using namespace eipc;
 
 namespace {
 
-/// nx x ny cells over [0, a] x [0, b] in the plane spanned by unit vectors u, v from `origin`.
+/// A full-space shell on test::grid_surface.
 Body sheet(const std::string& name, int nx, int ny, double a, double b, const Vec3& origin, const Vec3& u,
            const Vec3& v, double thickness, const Material& m) {
-  Positions x((nx + 1) * (ny + 1), 3);
-  auto id = [&](int i, int j) { return i + (nx + 1) * j; };
-  for (int j = 0; j <= ny; ++j)
-    for (int i = 0; i <= nx; ++i) x.row(id(i, j)) = (origin + a * i / nx * u + b * j / ny * v).transpose();
-  Tris t(2 * nx * ny, 3);
-  int k = 0;
-  for (int j = 0; j < ny; ++j)
-    for (int i = 0; i < nx; ++i) {
-      t.row(k++) << id(i, j), id(i + 1, j), id(i + 1, j + 1);
-      t.row(k++) << id(i, j), id(i + 1, j + 1), id(i, j + 1);
-    }
-  return make_shell_body(name, x, t, thickness, m);
+  const SurfaceMesh g = test::grid_surface(nx, ny, a, b, origin, u, v);
+  return make_shell_body(name, g.vertices, g.faces, thickness, m);
 }
 
 Material shell_material(double E, double nu, double density) {
