@@ -139,6 +139,14 @@ Simulation::Simulation(Scene scene, int threads)
   frame0.min_distance = gaps.min_distance;
   if (const std::optional<std::string> w = start_within_dhat(*stepper_, gaps.closest_bodies, scene_))
     warnings_.push_back(*w);
+  // Closer than any two bodies: a body's own primitives, e.g. a shell whose cells are finer
+  // than its thickness plus dhat, whose neighbours the barrier pushes apart at once.
+  if (gaps.min_distance < scene_.params.contact.dhat && gaps.min_distance < gaps.closest_bodies.distance)
+    warnings_.push_back(fmt::format(
+        "{}: two primitives of one body start {:.3g} m apart (beyond their contact offset), within the barrier's "
+        "reach dhat = {:.3g} m: the barrier pushes them apart from the first step; for a shell, make its cells "
+        "wider than its thickness plus dhat, or lower dhat (docs/elasticity.md, \"Embedded shells\")",
+        scene_.path, gaps.min_distance, scene_.params.contact.dhat));
   loop_ = std::make_unique<RunLoop>(*eipc_stepper_, scene_.steps, scene_.output_stride, frame0);
 }
 

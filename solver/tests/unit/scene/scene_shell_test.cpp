@@ -103,3 +103,26 @@ TEST_CASE("a shell starting within its contact offset of the ground is refused",
   within["ground"] = {{"height", 0.0995}};
   CHECK_THROWS_WITH(Simulation(load_scene(d.write(within.dump()), {})), Contains("within its contact offset"));
 }
+
+TEST_CASE("a shell whose cells are finer than its thickness plus dhat is warned about", "[scene][shell]") {
+  test::SceneDir d("scene_shell_fine_cells");
+  // 2.5 mm cells: a vertex and the triangle across a cell's diagonal are 1.77 mm apart.
+  std::ofstream grid((d.dir / "fine.obj").string());
+  for (int j = 0; j <= 8; ++j)
+    for (int i = 0; i <= 8; ++i) grid << "v " << 0.0025 * i << " " << 0.0025 * j << " 0.1\n";
+  for (int j = 0; j < 8; ++j)
+    for (int i = 0; i < 8; ++i) {
+      const int a = 1 + i + 9 * j;
+      grid << "f " << a << " " << a + 1 << " " << a + 10 << "\nf " << a << " " << a + 10 << " " << a + 9 << "\n";
+    }
+  grid.close();
+  json doc = sheet_scene();
+  doc["bodies"][0]["mesh"] = "fine.obj";
+  doc["contact"] = {{"dhat", 1e-3}};
+  doc["bodies"][0]["material"]["thickness"] = 1e-3;  // offset 1 mm + dhat 1 mm > 1.77 mm
+  const Simulation thick(load_scene(d.write(doc.dump()), {}));
+  REQUIRE(thick.warnings().size() == 1);
+  CHECK_THAT(thick.warnings()[0], Contains("two primitives of one body start") && Contains("within the barrier's reach"));
+  doc["bodies"][0]["material"]["thickness"] = 5e-4;  // 0.5 mm + 1 mm < 1.77 mm
+  CHECK(Simulation(load_scene(d.write(doc.dump()), {})).warnings().empty());
+}
