@@ -4,6 +4,7 @@
 #include "eipc/distance/point_triangle.hpp"
 #include "eipc/geometry/aabb_tree.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
