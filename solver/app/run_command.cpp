@@ -69,9 +69,11 @@ int run(const RunOptions& o) {
   for (std::size_t b = 0; b < scene.bodies.size(); ++b) {
     const EmbeddingReport& r = scene.embedding_reports[b];
     if (scene.bodies[b].embedding == "full") continue;
-    fmt::print(stderr, "body '{}': embedding '{}' with {} nodes, {} tets{}; {} of {} vertices extrapolated (farthest {:.3g} m)\n",
-               scene.bodies[b].name, scene.bodies[b].embedding, scene.bodies[b].num_nodes(),
-               scene.bodies[b].elements.rows(),
+    const Body& body = scene.bodies[b];
+    const std::string elements = body.shell_thickness > 0.0 ? fmt::format("{} triangles", body.shell_elements.rows())
+                                                            : fmt::format("{} tets", body.elements.rows());
+    fmt::print(stderr, "body '{}': embedding '{}' with {} nodes, {}{}; {} of {} vertices extrapolated (farthest {:.3g} m)\n",
+               body.name, body.embedding, body.num_nodes(), elements,
                r.split_tets ? fmt::format(" ({} tets copied for disconnected parts)", r.split_tets) : "",
                r.extrapolated, r.vertices, r.max_outside);
   }
