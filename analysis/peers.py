@@ -44,6 +44,9 @@ SCENES = {
     "finray_plate_rack": dict(scene="scenarios/finray_plate_rack.json", embedding="coarse", object="plate",
                               finger="finger_left", hold=(2.0, 2.4), ref_dt=0.0025),
 }
+# eipc's `affine_coarsened` on the teddy: four affine nodes with the stiffness condensed from the
+# bear's own 410-node tets (docs/embedding.md, "coarsened_stiffness"), added by --set.
+AFFINE_COARSENED = ['bodies.teddy.embeddings.affine_coarsened={"mesh": "affine", "coarsened_stiffness": true}']
 DTS = [0.02, 0.01, 0.005]
 # Bullet's cost does not depend on h (its step is its stability limit) and it is slow: one h.
 # Drake also at its example's own step, 0.025 s.

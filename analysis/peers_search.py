@@ -46,6 +46,7 @@ import argparse
 import csv
 import json
 import os
+import re
 import resource
 import statistics
 import subprocess
@@ -57,7 +58,7 @@ import h5py
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from peers import ROOT, SCENES, binary, grasp, settings_file  # noqa: E402
+from peers import AFFINE_COARSENED, ROOT, SCENES, binary, grasp, settings_file  # noqa: E402
 from quiet_machine import load_text, wait_for_load  # noqa: E402
 from tuning_rule import COMMANDED_LIFT, TASKS, criteria, rank  # noqa: E402
 import tuning_rule  # noqa: E402
@@ -72,8 +73,7 @@ GRIDS = {
     ("bubble_grasp_teddy", "eipc"): [
         [{"dt": h} for h in (0.02, 0.01, 0.005)],
         [{"embedding": "full"}, {"embedding": "low"},
-         {"embedding": "affine_coarsened",
-          "set": ['bodies.teddy.embeddings.affine_coarsened={"mesh": "affine", "coarsened_stiffness": true}']}],
+         {"embedding": "affine_coarsened", "set": AFFINE_COARSENED}],
     ],
     # FinRay's fingers have one embedding besides full space (11,760 tets each), `coarse`, the scene's.
     ("finray_plate_rack", "eipc"): [
@@ -280,8 +280,32 @@ def screen(args, cfg, cmd_of, plan, ref_lift):
         if TASKS[args.scene] == "place":
             row["in_slot"] = "yes" if placed(stem + ".h5") else "no"
     for row in rows:
-        met = criteria(rule_run(row), args.scene, ref_lift)
-        row["missed"] = ", ".join(k for k, v in met.items() if not v) or "none: succeeds"
+        row["missed"] = missed(row, args.scene, ref_lift)
+    return rows
+
+
+def missed(row, scene, ref_lift):
+    met = criteria(rule_run(row), scene, ref_lift)
+    return ", ".join(k for k, v in met.items() if not v) or "none: succeeds"
+
+
+def earlier_screening(args, plan, ref_lift):
+    """Stage 1 read from --stage1 CSV: each row matched to its plan entry by its config label
+    (the grid must be the one it was screened on), the rule's verdict recomputed. The earlier
+    table's "Made by" line is kept in args.stage1_made_by for the report."""
+    by_label = {label(opts): (n, opts, same) for n, opts, same in plan}
+    rows = []
+    with open(args.stage1, newline="") as f:
+        for row in csv.DictReader(f):
+            if row["config"] not in by_label:
+                sys.exit(f"error: {args.stage1}: config {row['config']!r} is not a point of the grid "
+                         f"(GRIDS[{(args.scene, args.engine)}] in {__file__})")
+            row["n"], row["opts"], _ = by_label[row["config"]]
+            row["missed"] = missed(row, args.scene, ref_lift)
+            rows.append(row)
+    table = args.stage1[:-len(".csv")] + ".md"
+    made_by = re.search(r"Made by (`[^`]*`) on (\S+)", open(table).read()) if os.path.exists(table) else None
+    args.stage1_made_by = f"made by {made_by[1]} on {made_by[2]}" if made_by else "its command unknown"
     return rows
 
 
@@ -333,6 +357,9 @@ def main():
     ap.add_argument("--max-redo", type=int, default=5, help="stage 2: redos of a run started loaded")
     ap.add_argument("--screen-wait", type=float, help="stage 1's wait for --max-load (s; default: --wait)")
     ap.add_argument("--configs", help="stage 1 only on these grid configurations (numbers, grid order from 0)")
+    ap.add_argument("--stage1", metavar="CSV",
+                    help="take stage 1 from an earlier screening's CSV (OUT/peers_search/<scene>_<engine>.csv) instead of "
+                         "running it: outcomes need no quiet machine, so only stage 2 runs")
     ap.add_argument("--screen-only", action="store_true",
                     help="stop after stage 1 (its tables written; stage 2 shown as pending): outcomes on a busy machine")
     args = ap.parse_args()
@@ -360,7 +387,7 @@ def main():
     if settings and not any(is_settings_file(opts, settings) for opts in grid):
         plan.append((len(grid), {}, True))  # the settings file is no grid point: screened as one more row
     ref_lift = args.ref_lift = reference_lift(args, cfg)
-    rows = screen(args, cfg, cmd_of, plan, ref_lift)
+    rows = earlier_screening(args, plan, ref_lift) if args.stage1 else screen(args, cfg, cmd_of, plan, ref_lift)
 
     good = [r for r in rows if r["missed"] == "none: succeeds"]
     chosen = sorted(good, key=lambda r: float(r["wall"]) if r["wall"] else float("inf"))[:args.top]
@@ -411,6 +438,9 @@ def report(args, grid, rows, chosen, runs, best, pending=False):
     write_csv(os.path.join(out_dir, name + "_stage2.csv"),
               ["config", "repeat", "attempt", "load_before", "exit", "wall", "cpu", "lift_mm", "used"], runs)
 
+    earlier = (f" Stage 1 is an earlier screening, read from `{os.path.relpath(args.stage1, ROOT)}` "
+               f"({args.stage1_made_by}): its outcomes, and its times only chose the stage-2 candidates."
+               if args.stage1 else "")
     shrunk = (f" Stage 1 ran only configurations {args.configs} of the grid's {len(grid)} (`--configs`)."
               if args.configs else "")
     result = "Kept: none (no configuration ran)."
@@ -438,7 +468,7 @@ def report(args, grid, rows, chosen, runs, best, pending=False):
              + f" Lift of {COMMANDED_LIFT[args.scene] * 1e3:.0f} mm commanded; depth: `eipc certify`'s "
              "deepest penetration; own depth: the engine's own deepest contact (MuJoCo); load: 1-minute load "
              f"average before the run (rounded down). Wall and CPU seconds only when the run started at load average < "
-             f"{args.max_load} and used >= {args.min_cpu_share:.0%} of a core.{shrunk}{reference}{quiet}", "",
+             f"{args.max_load} and used >= {args.min_cpu_share:.0%} of a core.{earlier}{shrunk}{reference}{quiet}", "",
              result, "", RULE, "",
              f"## Stage 2: {len(chosen)} candidates, {args.repeats} interleaved repeats "
              f"(every run: {name}_stage2.csv)", ""]
