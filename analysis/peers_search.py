@@ -3,7 +3,7 @@
 
     /usr/bin/python3 analysis/peers_search.py SCENE ENGINE [--build build] [--work /tmp/eipc-search]
         [--out results] [--max-wall 900] [--max-load 0.5] [--wait 300] [--top 4] [--repeats 3]
-        [--max-redo 5] [--configs I,J,...] [--screen-wait S] [--min-cpu-share 0.9] [--screen-only]
+        [--max-redo 5] [--configs I,J,...] [--stage1 CSV] [--screen-wait S] [--min-cpu-share 0.9] [--screen-only]
 
 SCENE: cube_squeeze, bubble_grasp_teddy or finray_plate_rack; ENGINE: eipc, mujoco, bullet, drake
 or mujoco-flex (where GRIDS has the pair).
@@ -85,12 +85,16 @@ GRIDS = {
         [{"servo-kp": [kp, kp, 1e4]} for kp in (200, 430, 1000)],
         [{"margin": m} for m in (0.0, 0.0005)],
     ],
+    # Force-limited servos as MuJoCo's menagerie grippers have them (a stiff position servo whose
+    # force is capped, 12 N: about the squeeze eipc's bubbles reach) and joint armature (issue 58).
     ("bubble_grasp_teddy", "mujoco"): [
         [{"max-substep": h} for h in (0.005, 0.002)],
-        [{"servo-kp": [kp, kp, 1e4]} for kp in (300, 430, 600)],
+        [{"servo-kp": [kp, kp, 1e4]} for kp in (300, 430, 600, 3000)],
         [{"margin": m} for m in (0.0, 0.001)],
         [{"noslip-iterations": n} for n in (0, 10)],
         [{"contact": c} for c in ("soft", "stiff")],
+        [{}, {"servo-force-limit": [12, 12, 0]}],
+        [{}, {"servo-armature": 0.1}],
     ],
     ("finray_plate_rack", "mujoco"): [
         [{"max-substep": h} for h in (0.005, 0.002)],
@@ -356,7 +360,8 @@ def main():
     ap.add_argument("--repeats", type=int, default=3, help="stage 2: repeats per candidate (at least 3)")
     ap.add_argument("--max-redo", type=int, default=5, help="stage 2: redos of a run started loaded")
     ap.add_argument("--screen-wait", type=float, help="stage 1's wait for --max-load (s; default: --wait)")
-    ap.add_argument("--configs", help="stage 1 only on these grid configurations (numbers, grid order from 0)")
+    ap.add_argument("--configs", help="stage 1 only on these grid configurations (numbers, grid order from 0); "
+                                      "with --stage1, these are screened too where the earlier screening lacks them")
     ap.add_argument("--stage1", metavar="CSV",
                     help="take stage 1 from an earlier screening's CSV (OUT/peers_search/<scene>_<engine>.csv) instead of "
                          "running it: outcomes need no quiet machine, so only stage 2 runs")
@@ -382,12 +387,17 @@ def main():
         return cmd + (["--config", base] if settings else []) + arguments(opts)
 
     grid = configs(GRIDS[(args.scene, args.engine)])
-    numbers = [int(x) for x in args.configs.split(",")] if args.configs else range(len(grid))
-    plan = [(n, grid[n], is_settings_file(grid[n], settings)) for n in numbers]
+    whole = [(n, grid[n], is_settings_file(grid[n], settings)) for n in range(len(grid))]
     if settings and not any(is_settings_file(opts, settings) for opts in grid):
-        plan.append((len(grid), {}, True))  # the settings file is no grid point: screened as one more row
+        whole.append((len(grid), {}, True))  # the settings file is no grid point: screened as one more row
+    numbers = {int(x) for x in args.configs.split(",")} if args.configs else None
+    plan = [p for p in whole if numbers is None or p[0] in numbers or p[0] == len(grid)]
     ref_lift = args.ref_lift = reference_lift(args, cfg)
-    rows = earlier_screening(args, plan, ref_lift) if args.stage1 else screen(args, cfg, cmd_of, plan, ref_lift)
+    # --stage1 takes an earlier screening; with --configs it also screens those not in it.
+    rows = earlier_screening(args, whole, ref_lift) if args.stage1 else []
+    if not args.stage1 or args.configs:
+        done = {r["config"] for r in rows}
+        rows += screen(args, cfg, cmd_of, [p for p in plan if label(p[1]) not in done], ref_lift)
 
     good = [r for r in rows if r["missed"] == "none: succeeds"]
     chosen = sorted(good, key=lambda r: float(r["wall"]) if r["wall"] else float("inf"))[:args.top]
@@ -441,8 +451,9 @@ def report(args, grid, rows, chosen, runs, best, pending=False):
     earlier = (f" Stage 1 is an earlier screening, read from `{os.path.relpath(args.stage1, ROOT)}` "
                f"({args.stage1_made_by}): its outcomes, and its times only chose the stage-2 candidates."
                if args.stage1 else "")
-    shrunk = (f" Stage 1 ran only configurations {args.configs} of the grid's {len(grid)} (`--configs`)."
-              if args.configs else "")
+    shrunk = ("" if not args.configs else
+              f" This run screened configurations {args.configs} of the grid's {len(grid)} (`--configs`)"
+              + (" not in the earlier screening." if args.stage1 else "; stage 1 has only those."))
     result = "Kept: none (no configuration ran)."
     if best:
         used = best.get("stage2_runs") if not pending else None

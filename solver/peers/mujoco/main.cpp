@@ -21,6 +21,14 @@ int main(int argc, char** argv) {
     app.add_option("--servo-damping-ratio", s.servo_damping_ratio, "servo damping ratio")
         ->capture_default_str()
         ->check(CLI::NonNegativeNumber);
+    app.add_option("--servo-force-limit", s.servo_force_limit,
+                   "force limit of the servos' position actuators along world x, y, z (N; 0: unlimited)")
+        ->expected(3)
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--servo-armature", s.servo_armature, "armature of the servos' slide joints (kg)")
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
     app.add_option("--gripper-mass", s.gripper_mass, "mass of each servo- or weld-driven body (kg)")
         ->capture_default_str()
         ->check(CLI::PositiveNumber);

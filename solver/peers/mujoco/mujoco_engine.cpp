@@ -116,6 +116,8 @@ public:
             {"drive", s_.drive},
             {"servo_kp", s_.servo_kp},
             {"servo_damping_ratio", s_.servo_damping_ratio},
+            {"servo_force_limit", s_.servo_force_limit},
+            {"servo_armature", s_.servo_armature},
             {"gripper_mass", s_.gripper_mass},
             {"weld_solref", s_.weld_solref},
             {"contact", s_.contact},
@@ -309,9 +311,13 @@ private:
           for (int k = 0; k < 3; ++k) {
             const std::string joint = fmt::format("{}_{}", body.name, "xyz"[k]);
             const double kv = 2 * s_.servo_damping_ratio * std::sqrt(s_.servo_kp[k] * mb.mass);
-            joints += fmt::format("      <joint name=\"{}\" type=\"slide\" axis=\"{}\"/>\n", joint, axes[k]);
-            positions += fmt::format("    <position name=\"{}_p{}\" joint=\"{}\" kp=\"{:.17g}\"/>\n", body.name, "xyz"[k], joint,
-                                     s_.servo_kp[k]);
+            joints += fmt::format("      <joint name=\"{}\" type=\"slide\" axis=\"{}\" armature=\"{:.17g}\"/>\n", joint,
+                                  axes[k], s_.servo_armature);
+            const double limit = s_.servo_force_limit[k];
+            const std::string range =
+                limit > 0 ? fmt::format(" forcelimited=\"true\" forcerange=\"{:.17g} {:.17g}\"", -limit, limit) : "";
+            positions += fmt::format("    <position name=\"{}_p{}\" joint=\"{}\" kp=\"{:.17g}\"{}/>\n", body.name, "xyz"[k],
+                                     joint, s_.servo_kp[k], range);
             velocities += fmt::format("    <velocity name=\"{}_v{}\" joint=\"{}\" kv=\"{:.17g}\"/>\n", body.name, "xyz"[k], joint, kv);
           }
           actuators += positions + velocities;  // the body's six actuators in a row: x, y, z position, then velocity

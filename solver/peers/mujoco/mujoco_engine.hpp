@@ -21,6 +21,11 @@ struct MujocoSettings {
   std::string drive = "auto";
   std::vector<double> servo_kp = {430, 430, 1e4};  ///< servo stiffness per world axis [N/m]
   double servo_damping_ratio = 1.0;                ///< servo's kv = 2 ratio sqrt(kp m)
+  /// Force limit of each servo's position actuator per world axis [N] (0: unlimited), as the
+  /// menagerie's grippers cap their grip (MJCF actuator/forcerange); the velocity (damping) term
+  /// is not limited, so the held force at rest is the position term's.
+  std::vector<double> servo_force_limit = {0, 0, 0};
+  double servo_armature = 0.0;                     ///< armature of the servos' slide joints [kg] (joint/armature)
   double gripper_mass = 0.2;                       ///< mass of a driven body under servo/weld [kg]
   std::vector<double> weld_solref = {0.02, 1.0};   ///< weld constraint (timeconst, dampratio)
   std::string cone = "elliptic";
