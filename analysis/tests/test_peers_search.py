@@ -1,13 +1,16 @@
 """The peer search's small decisions (analysis/peers_search.py; its ranking is the tuning rule's,
 tests/test_tuning_rule.py): `/usr/bin/python3 -m pytest -q analysis/tests/test_peers_search.py`
 (ctest: tuning_rule)."""
+import csv
 import os
 import sys
+import tempfile
+import types
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from peers_search import is_settings_file, label, rule_run  # noqa: E402
+from peers_search import earlier_screening, is_settings_file, label, rule_run  # noqa: E402
 
 
 class Decisions(unittest.TestCase):
@@ -32,6 +35,28 @@ class Decisions(unittest.TestCase):
     def test_label(self):
         self.assertEqual(label({"servo-kp": [300, 300, 1e4], "margin": 0.001}), "servo-kp=300/300/10000.0 margin=0.001")
         self.assertEqual(label({}), "(settings file)")
+
+
+    def test_an_earlier_screening_is_matched_to_the_grid_and_judged_again(self):
+        plan = [(0, {"dt": 0.02}, False), (1, {"dt": 0.01}, False)]
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "teddy_eipc.csv")
+            with open(path, "w", newline="") as f:
+                w = csv.DictWriter(f, ["config", "status", "intersecting", "depth_mm", "held_lift_mm", "missed"])
+                w.writeheader()
+                # a stale verdict in the file: the rule's is recomputed
+                w.writerow(dict(config="dt=0.01", status="complete", intersecting="0/401", depth_mm="0",
+                                held_lift_mm="228.0", missed="lift"))
+            with open(os.path.join(d, "teddy_eipc.md"), "w") as f:
+                f.write("# Search\n\nMade by `peers_search.py teddy eipc` on 2026-12-02 from ...\n")
+            args = types.SimpleNamespace(stage1=path, scene="bubble_grasp_teddy", engine="eipc")
+            rows = earlier_screening(args, plan, 0.2278)
+            self.assertEqual([(r["n"], r["opts"], r["missed"]) for r in rows], [(1, {"dt": 0.01}, "none: succeeds")])
+            self.assertEqual(args.stage1_made_by, "made by `peers_search.py teddy eipc` on 2026-12-02")
+            with open(path, "a", newline="") as f:
+                csv.writer(f).writerow(["dt=0.5", "complete", "0/9", "0", "228.0", ""])
+            with self.assertRaises(SystemExit):  # a row that is no point of the grid
+                earlier_screening(args, plan, 0.2278)
 
 
 if __name__ == "__main__":
