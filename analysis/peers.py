@@ -60,7 +60,16 @@ SKIP = {("finray_plate_rack", "bullet"): "explicit stability limit 2.2e-6 s: 463
 STEP_IS_H = {"mujoco", "mujoco-flex"}
 # What the bodies are in each engine's rows (MuJoCo 2.2.2 has no deformables).
 BODIES = {"mujoco": "rigid", "mujoco-soft": "rigid", "bullet-rigid-pads": "soft bear, rigid pads",
+          # Drake's FinRay as the paper ran it (docs/peers.md): rigid fingers, compliant hydroelastic.
+          ("finray_plate_rack", "drake"): "rigid fingers (compliant hydroelastic)",
           "drake-fem-fingers": "deformable (FEM fingers)", "mujoco-flex-equal-force": "deformable (bubbles E 2e4 Pa)"}
+
+
+def bodies(scene, engine):
+    """What the bodies are in an engine's rows of a scene (BODIES; deformable unless it says)."""
+    return BODIES.get((scene, engine), BODIES.get(engine, "deformable"))
+
+
 # Bullet's own step is bounded by its explicit stability limit (6e-5 s on the teddy) whatever h
 # is, so a finer h is not a finer discretisation of its elasticity: no reference is run for it.
 NO_REFERENCE = {"bullet"}
@@ -219,7 +228,7 @@ def variant(args, name, cfg, forces, label, engine, extra):
     with h5py.File(base + ".h5", "r") as f:
         substeps = f"{f['frames/newton_iterations'][1:].mean():g}"  # a peer's engine steps per h (frame 0: none)
     forces[(name, label)] = g
-    return dict(scene=name, engine=label, bodies=BODIES.get(label, "deformable"), dt="0.01", status=s["status"], reached=f"{g['t'][-1]:.2f}",
+    return dict(scene=name, engine=label, bodies=bodies(name, label), dt="0.01", status=s["status"], reached=f"{g['t'][-1]:.2f}",
                 wall=f"{s['wall_seconds']:.2f}", rtf=f"{s['real_time_factor']:.3g}", substeps=substeps, certified=clear,
                 intersecting=failed, depth=depth, lift=f"{g['lift']:.3f}", hold=number(g["hold_over_mg"], ".2f"),
                 slip=f"{g['slip'] * 1000:.1f}" if not math.isnan(g["slip"]) else "", error="", order="", note="")
@@ -337,7 +346,7 @@ def main():
         for engine in engines:
             mine = [r for r in rows if r["engine"] == engine and r["embedding"] == cfg["embedding"]]
             if (name, engine) in SKIP:
-                table.append(dict(scene=name, engine=engine, bodies=BODIES.get(engine, "deformable"), dt="",
+                table.append(dict(scene=name, engine=engine, bodies=bodies(name, engine), dt="",
                                   note="not run: " + SKIP[(name, engine)]))
                 continue
             for r in sorted(mine, key=lambda r: -float(r["dt"])):
@@ -348,7 +357,7 @@ def main():
                     forces[(name, engine)] = g
                 reached = float(g["t"][-1]) if g else 0.0
                 table.append(dict(
-                    scene=name, engine=engine, bodies=BODIES.get(engine, "deformable"), dt=r["dt"], status=r["status"], reached=f"{reached:.2f}",
+                    scene=name, engine=engine, bodies=bodies(name, engine), dt=r["dt"], status=r["status"], reached=f"{reached:.2f}",
                     wall=f"{float(r['wall_seconds']):.2f}" if r["wall_seconds"] else "",
                     rtf=f"{float(r['real_time_factor']):.3g}" if r["real_time_factor"] else "",
                     substeps=r["newton_mean"], certified=clear, intersecting=failed, depth=depth,
