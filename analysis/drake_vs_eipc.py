@@ -95,6 +95,7 @@ def outcome(args, run):
     out = subprocess.run([binary(args.build, "eipc"), "certify", run, "--json"], capture_output=True, text=True)
     cert = json.loads(out.stdout)["summary"]
     held = grasp(run, SCENES[SCENARIO])["held_lift"]
+    # complete: main stops at any run that exits other than 0
     result = dict(status="complete", intersecting=cert["intersecting_frames"], frames=cert["frames"],
                   depth=cert["max_depth"], lift=held)
     result["missed"] = [k for k, v in criteria(result, SCENARIO, args.reference_lift).items() if not v]
@@ -183,7 +184,8 @@ def write_report(args, rows):
     lines.append("")
     if best:
         lines.append(f"Drake's E(h = 0.01) is {target['error']:.3g} m in {target['median']:.2f} s. The kept eipc "
-                     f"configuration at least as accurate (the rule: succeeds, then least wall) is **{best['label']}**: E {best['error']:.3g} m in "
+                     f"configuration at least as accurate (the rule: succeeds, then least wall) is **{best['label']}**: "
+                     f"E {best['error']:.3g} m in "
                      f"{best['median']:.2f} s, **{best['median'] / target['median']:.3f}** of Drake's wall time "
                      f"(target: at most 0.1).")
     else:

@@ -36,7 +36,6 @@ class Decisions(unittest.TestCase):
         self.assertEqual(label({"servo-kp": [300, 300, 1e4], "margin": 0.001}), "servo-kp=300/300/10000.0 margin=0.001")
         self.assertEqual(label({}), "(settings file)")
 
-
     def test_an_earlier_screening_is_matched_to_the_grid_and_judged_again(self):
         plan = [(0, {"dt": 0.02}, False), (1, {"dt": 0.01}, False)]
         with tempfile.TemporaryDirectory() as d:
