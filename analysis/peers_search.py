@@ -207,6 +207,41 @@ def arguments(opts):
     return args
 
 
+def command(build, scene, engine, opts, max_wall):
+    """One configuration's command line: the engine on the scene, from its settings file (when the
+    scene has one for the engine), the options over it."""
+    base = settings_file(engine, scene)
+    cmd = [binary(build, engine)] + (["run"] if engine == "eipc" else [])
+    cmd += [os.path.join(ROOT, scene_of(scene)["scene"]), "--json", "--max-wall", str(max_wall)]
+    return cmd + (["--config", base] if os.path.exists(base) else []) + arguments(opts)
+
+
+def scene_of(scene):
+    return CUBE if scene == "cube_squeeze" else SCENES[scene]
+
+
+KEPT_LINE = re.compile(r"^Kept: \*\*(.+?)\*\* \((succeeds|no configuration succeeds; the closest misses: ([^)]*))\)")
+
+
+def kept_in_table(scene, engine, out):
+    """The kept configuration of the search table OUT/peers_search/<scene>_<engine>.md (its
+    "Kept:" line): dict(opts, label, missed: the criteria the rule's closest run misses, empty when
+    it succeeds), or None when there is no such search."""
+    path = os.path.join(out, "peers_search", f"{scene}_{engine}.md")
+    if (scene, engine) not in GRIDS or not os.path.exists(path):
+        return None
+    by_label = {label(opts): opts for opts in configs(GRIDS[(scene, engine)])}
+    by_label.setdefault(SETTINGS_FILE, {})
+    for line in open(path):
+        m = KEPT_LINE.match(line)
+        if m and m[1] in by_label:
+            return dict(opts=by_label[m[1]], label=m[1], missed=m[3] or "")
+        if m:
+            raise ValueError(f"{path}: the kept configuration '{m[1]}' is not in the grid of {scene} in {engine} "
+                             f"(GRIDS in {__file__}): search again")
+    raise ValueError(f"{path}: no 'Kept:' line (a table of analysis/peers_search.py?)")
+
+
 def label(opts):
     return " ".join(f"{k}={'/'.join(map(str, v)) if isinstance(v, list) else v}" for k, v in opts.items()) \
         or SETTINGS_FILE
@@ -375,16 +410,14 @@ def main():
         print(f"error: --repeats {args.repeats}: at least 3 are needed (medians with ranges)", file=sys.stderr)
         sys.exit(2)
     args.screen_wait = args.wait if args.screen_wait is None else args.screen_wait
-    cfg = CUBE if args.scene == "cube_squeeze" else SCENES[args.scene]
+    cfg = scene_of(args.scene)
     base = args.base = settings_file(args.engine, args.scene)
     settings = tomllib.load(open(base, "rb")) if os.path.exists(base) else {}
     args.work_dir = os.path.join(args.work, f"{args.scene}_{args.engine}")
     os.makedirs(args.work_dir, exist_ok=True)
 
     def cmd_of(opts):
-        cmd = [binary(args.build, args.engine)] + (["run"] if args.engine == "eipc" else [])
-        cmd += [os.path.join(ROOT, cfg["scene"]), "--json", "--max-wall", args.max_wall]
-        return cmd + (["--config", base] if settings else []) + arguments(opts)
+        return command(args.build, args.scene, args.engine, opts, args.max_wall)
 
     grid = configs(GRIDS[(args.scene, args.engine)])
     whole = [(n, grid[n], is_settings_file(grid[n], settings)) for n in range(len(grid))]

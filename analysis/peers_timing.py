@@ -1,12 +1,15 @@
 #!/usr/bin/python3
 """Timings that can be believed: every engine in one interleaved session on a quiet machine.
 
-    /usr/bin/python3 analysis/peers_timing.py [--scenes bubble_grasp_teddy,finray_plate_rack]
-        [--engines eipc,mujoco,bullet] [--repeats 3] [--max-load 0.5] [--wait 3600] [--build build] [--work /tmp/eipc-timing]
-        [--out results]
+    /usr/bin/python3 analysis/peers_timing.py [--scenes cube_squeeze,bubble_grasp_teddy,finray_plate_rack]
+        [--engines eipc,mujoco,mujoco-flex,drake,bullet] [--repeats 3] [--max-load 0.5] [--wait 3600]
+        [--build build] [--work /tmp/eipc-timing] [--searches results] [--out results]
 
-Runs per scene: eipc (default threads), eipc --threads 1, and each peer with its per-scene
-settings (scenarios/peers/<engine>_<scene>.toml; Bullet also with rigid finger pads). Each
+Runs per scene each engine in the configuration its search kept by the one tuning rule
+(SEARCHES/peers_search/<scene>_<engine>.md, analysis/peers_search.py; when no configuration
+succeeds, the rule's closest, marked with what it misses; an engine not searched on a scene is not
+timed there, except eipc, which then runs the scene's own settings), and eipc's also on one
+thread (--threads 1). Each
 repeat runs every one of them once, in an order rotated by one each repeat, so a slow drift
 of the machine affects all engines alike. Before each run the script waits until the 1-minute
 load average is below --max-load (it gives up after --wait seconds: the machine is not quiet,
@@ -20,20 +23,18 @@ import argparse
 import csv
 import json
 import os
+import statistics
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from peers import ROOT, SCENES, binary, settings_file  # noqa: E402
-from peers_search import CUBE, spread, timed_run  # noqa: E402
+from peers import ROOT, SCENES  # noqa: E402
+from peers_search import command, kept_in_table, spread, timed_run  # noqa: E402
 from quiet_machine import load_text, wait_for_load  # noqa: E402
 
-TIMED = dict(SCENES, cube_squeeze=CUBE)  # the cube: a quick check of the machinery itself
-# Peers not timed on a scene, with the reason (docs/peers.md; results/peers_best.md has their single runs).
-UNTIMED = {("bubble_grasp_teddy", "bullet"): "Bullet's soft bubbles diverge at 0.82 s; its rigid pads take about "
-                                             "15 minutes a run (explicit steps), 500 times eipc",
-           ("finray_plate_rack", "bullet"): "explicit steps at the soft fingers' stability limit (4630 per 0.01 s); "
-                                            "with rigid pads the plate is dropped"}
+ENGINES = ("eipc", "mujoco", "mujoco-flex", "drake", "bullet")
+TIMED = ("cube_squeeze",) + tuple(SCENES)  # the cube: a quick check of the machinery itself
+MAX_WALL = 900  # s per run, as the searches
 
 
 def fail(message, code=2):
@@ -41,21 +42,23 @@ def fail(message, code=2):
     sys.exit(code)
 
 
-def candidates(build, name, cfg, engines=("eipc", "mujoco", "bullet")):
-    """(label, command, single-threaded) of every configuration of `engines` timed on a scene."""
-    scene = os.path.join(ROOT, cfg["scene"])
-    common = ["--embedding", cfg["embedding"], "--json"]
-    out = [("eipc", [binary(build, "eipc"), "run", scene] + common, False),
-           ("eipc --threads 1", [binary(build, "eipc"), "run", scene, "--threads", "1"] + common, True)]
-    if "eipc" not in engines:
-        out = []
-    for engine, extra in (("mujoco", []), ("bullet", []), ("bullet", ["--rigid-fingers"])):
-        if engine not in engines or (name, engine) in UNTIMED:
-            continue
-        toml = settings_file(engine, name)
-        if not os.path.exists(toml):
-            continue  # no expert configuration for this scene: not timed
-        out.append((" ".join([engine] + extra), [binary(build, engine), scene, "--config", toml] + extra + common, True))
+def candidates(build, scene, engines, results):
+    """(engine, configuration, the rule's verdict, command, single-threaded) of every run timed on a
+    scene: each engine's kept configuration from its search table (results/peers_search, the one
+    tuning rule; when none succeeds, the rule's closest, labelled by what it misses), eipc also on
+    one thread; eipc without a search on the scene runs the scene's own settings."""
+    out = []
+    for engine in engines:
+        kept = kept_in_table(scene, engine, results)
+        if kept is None and engine != "eipc":
+            continue  # not searched on this scene
+        if kept is None:
+            kept = dict(opts={}, label="the scene's own (not searched)", missed="")
+        verdict = f"fails: misses {kept['missed']}" if kept["missed"] else "succeeds"
+        cmd = command(build, scene, engine, kept["opts"], MAX_WALL)
+        out.append((engine, kept["label"], verdict, cmd, engine != "eipc"))
+        if engine == "eipc":
+            out.append(("eipc --threads 1", kept["label"], verdict, cmd + ["--threads", "1"], True))
     return out
 
 
@@ -78,9 +81,10 @@ def wait_quiet(max_load, wait_seconds):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--scenes", default=",".join(SCENES))
-    ap.add_argument("--engines", default="eipc,mujoco,bullet",
-                    help="engines to time (Bullet's explicit teddy runs take about 15 minutes here)")
+    ap.add_argument("--scenes", default=",".join(TIMED))
+    ap.add_argument("--engines", default=",".join(ENGINES))
+    ap.add_argument("--searches", default=os.path.join(ROOT, "results"),
+                    help="where the search tables are (SEARCHES/peers_search/<scene>_<engine>.md)")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--max-load", type=float, default=0.5)
     ap.add_argument("--wait", type=float, default=3600, help="longest wait for a quiet machine (s)")
@@ -98,15 +102,15 @@ def main():
             fail(f"--scenes: unknown scene '{name}' (known: {', '.join(TIMED)})")
     engines = args.engines.split(",")
     for engine in engines:
-        if engine not in ("eipc", "mujoco", "bullet"):
-            fail(f"--engines: unknown engine '{engine}' (known: eipc, mujoco, bullet)")
+        if engine not in ENGINES:
+            fail(f"--engines: unknown engine '{engine}' (known: {', '.join(ENGINES)})")
     os.makedirs(args.work, exist_ok=True)
     runs = []
     for name in args.scenes.split(","):
-        todo = candidates(args.build, name, TIMED[name], engines)
+        todo = candidates(args.build, name, engines, args.searches)
         for r in range(args.repeats):
             for k in range(len(todo)):
-                label, cmd, single = todo[(k + r) % len(todo)]  # rotated order: engines interleaved
+                label, _, _, cmd, single = todo[(k + r) % len(todo)]  # rotated order: engines interleaved
                 for attempt in range(args.max_redo + 1):
                     load = wait_quiet(args.max_load, args.wait)
                     path = os.path.join(args.work, f"{name}_{label.replace(' ', '_')}_{r}.h5")
@@ -130,24 +134,29 @@ def main():
         w = csv.DictWriter(f, keys)
         w.writeheader()
         w.writerows(runs)
-    lines = ["# Wall and CPU time per engine (interleaved, quiet machine)", "",
+    lines = ["# Wall and CPU time per engine, each in the configuration its search kept (interleaved, quiet machine)", "",
              f"Made by `/usr/bin/python3 analysis/peers_timing.py --scenes {args.scenes} --engines {args.engines} "
              f"--repeats {args.repeats}` on {time.strftime('%Y-%m-%d')}: {args.repeats} "
              f"repeats, engines interleaved, each run started at 1-minute load average < {args.max_load} "
-             "(runs/redos: peers_timing/runs.csv). Median [min–max]. Wall: the whole process, as a user waits for "
-             "it (reading the scene, building the engine's model, the loop, writing the trajectory); loop: the "
-             "run's own `wall_seconds`, its stepping loop only; CPU: the whole process, user + system.", "",
-             "| scene | engine | exit codes | wall [s] | loop [s] | CPU [s] | load before (max) |",
-             "|---|---|---|---|---|---|---|"]
+             "(runs/redos: peers_timing/runs.csv). Configuration: the one the engine's search kept by the one "
+             "tuning rule (results/peers_search/<scene>_<engine>.md; docs/peers.md \"One tuning rule\"); where "
+             "none succeeds, the rule's closest, with what it misses. Median [min–max]. Wall: the whole process, "
+             "as a user waits for it (reading the scene, building the engine's model, the loop, writing the "
+             "trajectory); loop: the run's own `wall_seconds`, its stepping loop only; CPU: the whole process, "
+             "user + system; wall / eipc: the medians' ratio to eipc's (two threads) on the scene.", "",
+             "| scene | engine | configuration | rule | exit codes | wall [s] | wall / eipc | loop [s] | CPU [s] | load before (max) |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for name in args.scenes.split(","):
-        for label, _, _ in candidates(args.build, name, TIMED[name], engines):
+        eipc_wall = None
+        for label, config, verdict, _, _ in candidates(args.build, name, engines, args.searches):
             kept = [r for r in runs if r["scene"] == name and r["engine"] == label and not r["redone"]]
             wall, loop, cpu = ([float(r[k]) for r in kept if r[k]] for k in ("wall", "loop", "cpu"))
+            eipc_wall = statistics.median(wall) if label == "eipc" else eipc_wall
+            ratio = f"{statistics.median(wall) / eipc_wall:.1f}" if eipc_wall else "–"
             codes = ",".join(sorted({str(r["exit"]) for r in kept}))
-            lines.append(f"| {name} | {label} | {codes} | {spread(wall)} | {spread(loop) if loop else '–'} | {spread(cpu)} | "
+            lines.append(f"| {name} | {label} | {config} | {verdict} | {codes} | {spread(wall)} | {ratio} | "
+                         f"{spread(loop) if loop else '–'} | {spread(cpu)} | "
                          f"{max(float(r['load_before']) for r in kept):.2f} |")
-    lines += [f"\nNot timed: {engine} on {name} ({why})." for (name, engine), why in UNTIMED.items()
-              if name in args.scenes.split(",") and engine in engines]
     with open(os.path.join(args.out, "peers_timing.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print(os.path.join(args.out, "peers_timing.md"))

@@ -10,7 +10,7 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from peers_search import earlier_screening, is_settings_file, label, rule_run  # noqa: E402
+from peers_search import earlier_screening, is_settings_file, kept_in_table, label, rule_run  # noqa: E402
 
 
 class Decisions(unittest.TestCase):
@@ -56,6 +56,28 @@ class Decisions(unittest.TestCase):
                 csv.writer(f).writerow(["dt=0.5", "complete", "0/9", "0", "228.0", ""])
             with self.assertRaises(SystemExit):  # a row that is no point of the grid
                 earlier_screening(args, plan, 0.2278)
+
+    def test_the_kept_configuration_is_read_back_from_its_table(self):
+        with tempfile.TemporaryDirectory() as d:
+            os.makedirs(os.path.join(d, "peers_search"))
+            table = os.path.join(d, "peers_search", "bubble_grasp_teddy_eipc.md")
+
+            def kept(line):
+                with open(table, "w") as f:
+                    f.write("# Search: eipc on bubble_grasp_teddy\n\nMade by ...\n\n" + line + "\n\nRule ...\n")
+                return kept_in_table("bubble_grasp_teddy", "eipc", d)
+            self.assertEqual(kept("Kept: **dt=0.01 embedding=low** (succeeds), wall 0.5 [0.4–0.6] s, ..."),
+                             dict(opts={"dt": 0.01, "embedding": "low"}, label="dt=0.01 embedding=low", missed=""))
+            self.assertEqual(kept("Kept: **dt=0.02 embedding=full** (no configuration succeeds; the closest misses: "
+                                  "intersection-free, lift), screening wall untimed s")["missed"],
+                             "intersection-free, lift")
+            self.assertEqual(kept("Kept: **(settings file)** (succeeds), wall 1 [1–1] s")["opts"], {})
+            with self.assertRaises(ValueError):  # a configuration the grid no longer has: search again
+                kept("Kept: **dt=0.5 embedding=low** (succeeds), wall 1 [1–1] s")
+            with self.assertRaises(ValueError):  # a table of the former rule ("Winner:")
+                kept("Winner: **dt=0.01 embedding=low**, wall 1 [1–1] s")
+            self.assertIsNone(kept_in_table("finray_plate_rack", "eipc", d))  # no table: not searched
+            self.assertIsNone(kept_in_table("cube_squeeze", "eipc", d))  # no grid
 
 
 if __name__ == "__main__":
