@@ -21,6 +21,7 @@
 #include <Eigen/Eigenvalues>
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -41,7 +42,7 @@ Mat3 eig(const btMatrix3x3& m) {
   return r;
 }
 
-enum class Kind { soft, rigid, kinematic };
+enum class Kind { soft, rigid, kinematic, servo };  // servo: a rigid pad driven by PD servos (servo_pads)
 
 /// Bullet's deformable solver with its Krylov (conjugate residual/gradient) iteration
 /// limit exposed: the default, 300 iterations to an absolute 1e-8, dominated run time.
@@ -65,6 +66,7 @@ struct BulletBody {
   Vec3 origin = Vec3::Zero();     ///< rigid: rest position of the local origin
   int pieces = 0;                 ///< rigid: convex hulls in its compound shape
   std::vector<int> prescribed;    ///< soft: nodes following the body's motion (zero mass)
+  double mass = 0;                ///< servo: the pad's mass
 };
 
 class BulletEngine final : public PeerEngine {
@@ -150,6 +152,10 @@ public:
             {"deformable_erp", s_.erp},
             {"deformable_cfm", s_.cfm},
             {"self_collision", s_.self_collision},
+            {"servo_pads", s_.servo_pads},
+            {"servo_kp", s_.servo_kp},
+            {"servo_force_limit", s_.servo_force_limit},
+            {"gripper_mass", s_.gripper_mass},
             {"friction_per_object", friction_},
             {"collisions", face_contact() ? "SDF_RD | SDF_RDN | SDF_RDF | VF_DD" : "SDF_RD | SDF_RDN | VF_DD"},
             {"piece_size", s_.piece_size}};
@@ -160,7 +166,23 @@ public:
   void step() override {
     const double h = scene_.params.dt;
     const int k = substeps();
-    for (int j = 1; j <= k; ++j) substep(step_ * h + h * (j - 1) / k, step_ * h + h * j / k);
+    // Contact forces are the scene step's mean over its Bullet steps (its impulse over h): a
+    // single Bullet step's reads a bouncing explicit contact at one instant (measured: twice a
+    // force-limited pad's force on the cube).
+    std::map<std::pair<int, int>, BodyPairForce> mean;
+    for (int j = 1; j <= k; ++j) {
+      substep(step_ * h + h * (j - 1) / k, step_ * h + h * j / k);
+      for (const BodyPairForce& f : substep_contact_forces()) {
+        BodyPairForce& m = mean[{f.body_a, f.body_b}];
+        m.body_a = f.body_a;
+        m.body_b = f.body_b;
+        m.normal += f.normal / k;
+        m.friction += f.friction / k;
+        m.pairs = j == k ? f.pairs : 0;  // the contacts of the last Bullet step
+      }
+    }
+    step_forces_.clear();
+    for (const auto& [key, f] : mean) step_forces_.push_back(f);
     ++step_;
     for (const BulletBody& bb : bodies_)
       if (bb.soft)
@@ -196,8 +218,12 @@ public:
     return out;
   }
 
-  std::vector<BodyPairForce> contact_forces() const override {
-    const double h = scene_.params.dt / substeps();  // impulses are of the last Bullet step
+  std::vector<BodyPairForce> contact_forces() const override { return step_forces_; }
+
+private:
+  /// Contact forces of the last Bullet step (its impulses over its step).
+  std::vector<BodyPairForce> substep_contact_forces() const {
+    const double h = scene_.params.dt / substeps();
     std::map<std::pair<int, int>, BodyPairForce> pairs;
     // Force on body `a` from body `b`, stored under the ordered pair.
     const auto add = [&](int a, int b, const Vec3& normal, const Vec3& friction) {
@@ -260,7 +286,6 @@ public:
     return out;
   }
 
-private:
   bool use_projection() const { return s_.use_projection.value_or(s_.implicit); }
   bool face_contact() const { return s_.face_contact.value_or(!s_.implicit); }
 
@@ -295,6 +320,8 @@ private:
       const Body& body = scene_.bodies[b];
       if (bb.kind == Kind::kinematic) {
         bb.rigid->getMotionState()->setWorldTransform(rigid_transform(b, motion_pose(body.motion, t_next)));
+      } else if (bb.kind == Kind::servo) {
+        drive_servo(b, t, t_next);
       } else if (bb.kind == Kind::soft) {
         // Zero-mass nodes keep their velocity through the solve: aim it at the target. The
         // implicit step restarts every node the contact solve left alone from m_vn
@@ -307,6 +334,30 @@ private:
       }
     }
     world_->stepSimulation(h, 0, h);
+  }
+
+  /// A servo pad's force for the step to t_next, per world axis: kp (target - x) limited to the
+  /// servo's force limit, plus critical damping toward the target's velocity (not limited). Its
+  /// weight is compensated (it has no world gravity) and it does not turn (angular factor 0).
+  void drive_servo(std::size_t b, double t, double t_next) {
+    const BulletBody& bb = bodies_[b];
+    const Body& body = scene_.bodies[b];
+    const RigidPose now = motion_pose(body.motion, t), next = motion_pose(body.motion, t_next);
+    if (!next.rotation.isIdentity(1e-12))
+      throw UnsupportedFeature("bullet", scene_.path,
+                               fmt::format("body '{}' turns at t = {:g} s: a servo pad (--servo-pads) only translates; "
+                                           "use kinematic pads", body.name, t_next));
+    const Vec3 x = eig(bb.rigid->getWorldTransform().getOrigin()), v = eig(bb.rigid->getLinearVelocity());
+    const Vec3 target = body.pivot + next.translation, v_target = (next.translation - now.translation) / (t_next - t);
+    Vec3 force;
+    for (int k = 0; k < 3; ++k) {
+      const double limit = s_.servo_force_limit[k], kp = s_.servo_kp[k];
+      double spring = kp * (target[k] - x[k]);
+      if (limit > 0) spring = std::clamp(spring, -limit, limit);
+      force[k] = spring + 2 * std::sqrt(kp * bb.mass) * (v_target[k] - v[k]);
+    }
+    bb.rigid->activate(true);
+    bb.rigid->applyCentralForce(btv(force));
   }
 
   void add_ground(double height) {
@@ -354,7 +405,27 @@ private:
     BulletBody bb;
     nlohmann::json map = {{"body", body.name}};
     const bool rigid_finger = s_.rigid_fingers && !body.kinematic && !body.prescribed_nodes.empty();
-    if (body.kinematic || rigid_finger) {
+    const bool scripted = rigid_finger || (body.kinematic && !body.motion.empty());
+    if (scripted && s_.servo_pads) {
+      bb.kind = Kind::servo;
+      bb.origin = body.pivot;
+      bb.mass = s_.gripper_mass;
+      btCompoundShape* shape = compound_shape(body, bb.origin, Mat3::Identity(), bb.pieces);
+      btVector3 inertia;
+      shape->calculateLocalInertia(bb.mass, inertia);  // unused while it cannot turn; finite for Bullet
+      btRigidBody::btRigidBodyConstructionInfo ci(bb.mass, nullptr, shape, inertia);
+      ci.m_startWorldTransform = rigid_transform(b, motion_pose(body.motion, 0.0));
+      bb.rigid = new btRigidBody(ci);
+      bb.rigid->setAngularFactor(0);
+      bb.rigid->setFlags(bb.rigid->getFlags() | BT_DISABLE_WORLD_GRAVITY);  // the arm carries its weight
+      bb.rigid->setActivationState(DISABLE_DEACTIVATION);
+      map["eipc_model"] = rigid_finger ? "elastic with prescribed vertices (" + model_name(body.material.model) + ")"
+                                       : "kinematic (scripted motion)";
+      map["peer_model"] = std::string("dynamic btRigidBody (weight compensated, not turning), PD servos per world axis "
+                                      "tracking ") + (rigid_finger ? "the rigid motion of its prescribed vertices" : "its motion");
+      map["parameters"] = {{"convex_pieces", bb.pieces}, {"margin", s_.margin}, {"mass", bb.mass},
+                           {"servo_kp", s_.servo_kp}, {"servo_force_limit", s_.servo_force_limit}};
+    } else if (body.kinematic || rigid_finger) {
       bb.kind = Kind::kinematic;
       bb.origin = body.pivot;
       btCompoundShape* shape = compound_shape(body, bb.origin, Mat3::Identity(), bb.pieces);
@@ -485,6 +556,7 @@ private:
   double friction_ = 0;
   double max_substep_ = 0;  ///< the Bullet step bound in use (given, or from the CFL condition)
   long step_ = 0;
+  std::vector<BodyPairForce> step_forces_;  ///< the last scene step's contact forces (mean over its Bullet steps)
   std::unique_ptr<btSoftBodyRigidBodyCollisionConfiguration> collision_config_;
   std::unique_ptr<btCollisionDispatcher> dispatcher_;
   std::unique_ptr<btDbvtBroadphase> broadphase_;

@@ -37,6 +37,16 @@ struct BulletSettings {
   double repulsion_stiffness = 0.5;  ///< soft-soft repulsion stiffness [N/m] (btSoftBody's default 0.5)
   bool rigid_fingers = false;  ///< elastic bodies with prescribed vertices as kinematic rigid bodies (rigid finger pads)
   bool self_collision = false; ///< soft-body self contact
+  /// Scripted rigid bodies (kinematic ones with a motion; rigid finger pads) as dynamic bodies
+  /// (gripper_mass, weight compensated, not turning), each driven by a PD servo per world axis
+  /// toward its target, as MuJoCo's servo drive and the force-limited motors of Bullet's grasp
+  /// demo do; false: kinematic bodies.
+  bool servo_pads = false;
+  std::vector<double> servo_kp = {430, 430, 1e4};  ///< servo stiffness per world axis [N/m]; damping critical
+  /// Limit of each servo's position term per world axis [N] (0: unlimited); the damping term is
+  /// not limited (as MuJoCo's position actuator's forcerange), so the held force at rest is the cap.
+  std::vector<double> servo_force_limit = {0, 0, 0};
+  double gripper_mass = 0.2;  ///< mass of a servo-driven pad [kg]
   double piece_size = 0.015;   ///< grid cell of the convex decomposition of rigid shapes [m]
 };
 

@@ -42,6 +42,20 @@ int main(int argc, char** argv) {
                  "elastic bodies with prescribed vertices become kinematic rigid bodies (rigid finger pads)");
     app.add_flag("--line-search", s.line_search, "Newton line search in the implicit solve");
     app.add_flag("--self-collision", s.self_collision, "enable soft-body self contact");
+    app.add_flag("--servo-pads", s.servo_pads,
+                 "scripted rigid bodies (kinematic ones with a motion, --rigid-fingers' pads) as dynamic bodies driven by PD servos");
+    app.add_option("--servo-kp", s.servo_kp, "servo stiffness of the pads along world x, y, z (N/m)")
+        ->expected(3)
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    app.add_option("--servo-force-limit", s.servo_force_limit,
+                   "limit of the pads' servo position force along world x, y, z (N; 0: unlimited)")
+        ->expected(3)
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--gripper-mass", s.gripper_mass, "mass of a servo-driven pad (kg)")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
     app.add_option("--piece-size", s.piece_size, "grid cell of the convex decomposition of rigid shapes (m)")->capture_default_str()
         ->check(CLI::PositiveNumber);
   };
