@@ -53,8 +53,9 @@ def candidates(build, scene, engines, results):
         if kept is None and engine != "eipc":
             continue  # not searched on this scene
         if kept is None:
-            kept = dict(opts={}, label="the scene's own (not searched)", missed="")
-        verdict = f"fails: misses {kept['missed']}" if kept["missed"] else "succeeds"
+            kept = dict(opts={}, label="the scene's own", missed=None)
+        verdict = ("not searched" if kept["missed"] is None else
+                   f"fails: misses {kept['missed']}" if kept["missed"] else "succeeds")
         cmd = command(build, scene, engine, kept["opts"], MAX_WALL)
         out.append((engine, kept["label"], verdict, cmd, engine != "eipc"))
         if engine == "eipc":
@@ -136,7 +137,8 @@ def main():
         w.writerows(runs)
     lines = ["# Wall and CPU time per engine, each in the configuration its search kept (interleaved, quiet machine)", "",
              f"Made by `/usr/bin/python3 analysis/peers_timing.py --scenes {args.scenes} --engines {args.engines} "
-             f"--repeats {args.repeats}` on {time.strftime('%Y-%m-%d')}: {args.repeats} "
+             f"--repeats {args.repeats}{'' if args.max_load == 0.5 else f' --max-load {args.max_load}'}` on "
+             f"{time.strftime('%Y-%m-%d')}: {args.repeats} "
              f"repeats, engines interleaved, each run started at 1-minute load average < {args.max_load} "
              "(runs/redos: peers_timing/runs.csv). Configuration: the one the engine's search kept by the one "
              "tuning rule (results/peers_search/<scene>_<engine>.md; docs/peers.md \"One tuning rule\"); where "
