@@ -45,6 +45,7 @@ written before stage 2 starts, so a stopped stage 2 loses none of them.
 import argparse
 import csv
 import json
+import math
 import os
 import re
 import resource
@@ -162,6 +163,7 @@ def rule_run(row, wall=None, cpu=None):
     frames = row.get("intersecting", "")
     return dict(status=row.get("status"), intersecting=int(frames.split("/")[0]) if frames else None,
                 depth=number("depth_mm", 1e-3), lift=number("held_lift_mm", 1e-3), in_slot=row.get("in_slot") == "yes",
+                place_error=number("place_error_mm", 1e-3),
                 wall=wall, cpu=cpu)
 
 
@@ -181,11 +183,17 @@ def reference_lift(args, cfg):
 
 
 def placed(path):
-    """Whether the FinRay plate rests in the scene's slot at the end (scenarios/finray/check.py)."""
+    """(whether the FinRay plate rests in the scene's slot at the end, the horizontal distance of
+    its centroid from that slot's centre in m, None when check.py could not read the run)
+    (scenarios/finray/check.py)."""
     out = subprocess.run([sys.executable, os.path.join(ROOT, "scenarios", "finray", "check.py"), path, "--json"],
                          capture_output=True, text=True)
     plate = json.loads(out.stdout)["plate"] if out.returncode in (0, 1) else {}
-    return bool(plate.get("rests_in_slot")) and plate.get("slot") == FINRAY_SLOT
+    if not plate:
+        return False, None
+    x, y = plate["centroid_m"][:2]
+    error = math.hypot(x - plate["slot_centres_x_m"][FINRAY_SLOT], y)
+    return bool(plate.get("rests_in_slot")) and plate.get("slot") == FINRAY_SLOT, error
 
 
 def configs(grid):
@@ -317,7 +325,8 @@ def screen(args, cfg, cmd_of, plan, ref_lift):
                    depth_mm="0" if cert["max_depth"] is None else f"{cert['max_depth'] * 1e3:.2f}",
                    own_depth_mm="" if own is None else f"{own * 1e3:.2f}")
         if TASKS[args.scene] == "place":
-            row["in_slot"] = "yes" if placed(stem + ".h5") else "no"
+            in_slot, error = placed(stem + ".h5")
+            row.update(in_slot="yes" if in_slot else "no", place_error_mm="" if error is None else f"{error * 1e3:.1f}")
     for row in rows:
         row["missed"] = missed(row, args.scene, ref_lift)
     return rows
@@ -475,7 +484,7 @@ def report(args, grid, rows, chosen, runs, best, pending=False):
     os.makedirs(out_dir, exist_ok=True)
     name = f"{args.scene}_{args.engine}"
     keys = ["config", "settings_file", "exit", "status", "reached", "lift_mm", "lift_fraction", "held_lift_mm", "hold",
-            "slip_mm", "intersecting", "depth_mm", "own_depth_mm"] + (["in_slot"] if TASKS[args.scene] == "place" else []) \
+            "slip_mm", "intersecting", "depth_mm", "own_depth_mm"] + (["in_slot", "place_error_mm"] if TASKS[args.scene] == "place" else []) \
         + ["missed", "load", "wall", "cpu"]
     write_csv(os.path.join(out_dir, name + ".csv"), keys, rows)
     write_csv(os.path.join(out_dir, name + "_stage2.csv"),

@@ -11,12 +11,14 @@ does the scene's task:
 Among successful runs the kept one has the least wall time (CPU time is reported beside,
 and breaks a tie); a successful run without a believable wall time ranks after every timed
 one. Unsuccessful runs rank after every successful one, by how close they came: fewer
-criteria missed, then the smaller lift error (lift tasks), then fewer intersecting frames,
-then the smaller certified depth.
+criteria missed, then the smaller lift error (lift tasks) or, for a plate not in its slot,
+placement error (the FinRay task), then fewer intersecting frames, then the smaller certified depth.
 
 A run here is a dict with: status ("complete" or anything else), intersecting (frames with
 certified intersection), depth (deepest certified penetration, m), lift (held lift, m; lift
-tasks), in_slot (bool; the FinRay task), wall and cpu (seconds, None when not believable).
+tasks), in_slot (bool; the FinRay task), place_error (the plate's centroid at the end from the
+target slot's centre, horizontally, m; the FinRay task: a plate flung away is far, not close),
+wall and cpu (seconds, None when not believable).
 """
 import math
 
@@ -60,7 +62,10 @@ def rank_key(run, scene, reference_lift=None):
     met = criteria(run, scene, reference_lift)
     if all(met.values()):
         return (0, _seconds(run.get("wall")), _seconds(run.get("cpu")))
-    closeness = lift_error(run, reference_lift) if TASKS[scene] == "lift" else 0.0
+    if TASKS[scene] == "lift":
+        closeness = lift_error(run, reference_lift)
+    else:  # a placed plate is as close as any; an unplaced one by how far it ended from the slot
+        closeness = 0.0 if met["placed"] else _seconds(run.get("place_error"))
     return (1, sum(not m for m in met.values()), closeness, _seconds(run.get("intersecting")),
             _seconds(run.get("depth")))
 

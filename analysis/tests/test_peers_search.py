@@ -24,13 +24,13 @@ class Decisions(unittest.TestCase):
 
     def test_rule_reads_the_table_row(self):
         row = dict(status="complete", intersecting="2/401", depth_mm="0.08", held_lift_mm="229.5", in_slot="yes",
-                   wall="1.20")
+                   place_error_mm="1.5", wall="1.20")
         self.assertEqual(rule_run(row, wall=1.1, cpu=1.0),
-                         dict(status="complete", intersecting=2, depth=0.08e-3, lift=0.2295, in_slot=True, wall=1.1,
-                              cpu=1.0))
+                         dict(status="complete", intersecting=2, depth=0.08e-3, lift=0.2295, in_slot=True,
+                              place_error=1.5e-3, wall=1.1, cpu=1.0))
         # a run that wrote no trajectory: nothing certified, no lift
         self.assertEqual(rule_run(dict(exit=3)), dict(status=None, intersecting=None, depth=None, lift=None,
-                                                      in_slot=False, wall=None, cpu=None))
+                                                      in_slot=False, place_error=None, wall=None, cpu=None))
 
     def test_label(self):
         self.assertEqual(label({"servo-kp": [300, 300, 1e4], "margin": 0.001}), "servo-kp=300/300/10000.0 margin=0.001")

@@ -12,9 +12,10 @@ TEDDY, CUBE, FINRAY = "bubble_grasp_teddy", "cube_squeeze", "finray_plate_rack"
 REF = 0.230  # eipc's reference held lift on the teddy (m), made up for the tests
 
 
-def run(name, lift=REF, intersecting=0, depth=0.0, wall=1.0, cpu=1.0, status="complete", in_slot=None):
+def run(name, lift=REF, intersecting=0, depth=0.0, wall=1.0, cpu=1.0, status="complete", in_slot=None,
+        place_error=None):
     return dict(name=name, lift=lift, intersecting=intersecting, depth=depth, wall=wall, cpu=cpu, status=status,
-                in_slot=in_slot)
+                in_slot=in_slot, place_error=place_error)
 
 
 def names(runs, scene=TEDDY, reference=REF):
@@ -84,8 +85,20 @@ def test_failures_rank_by_criteria_missed_then_lift_error_then_frames_then_depth
                            "two missed"]
 
 
-def test_finray_failures_rank_by_frames_then_depth():
-    runs = [run("not placed", in_slot=False), run("placed, 4 frames", in_slot=True, intersecting=4, depth=1e-4),
+def test_finray_failures_rank_by_placement_then_frames_then_depth():
+    # As a lift error does on the lift tasks, the placement error comes before the frames: a plate
+    # placed with intersections is closer than one left 20 mm from its slot without any.
+    runs = [run("not placed", in_slot=False, place_error=0.02),
+            run("placed, 4 frames", in_slot=True, intersecting=4, depth=1e-4),
             run("placed, 1 frame", in_slot=True, intersecting=1, depth=5e-4),
             run("incomplete, not placed", in_slot=False, status="incomplete")]
-    assert names(runs, FINRAY, None) == ["not placed", "placed, 1 frame", "placed, 4 frames", "incomplete, not placed"]
+    assert names(runs, FINRAY, None) == ["placed, 1 frame", "placed, 4 frames", "not placed", "incomplete, not placed"]
+
+
+def test_an_unplaced_plate_ranks_by_how_far_it_ended_from_the_slot():
+    # The gap found on FinRay: a plate flung 32 m away intersects in fewer frames, but is not closer.
+    runs = [run("flung", in_slot=False, intersecting=35, place_error=32.0),
+            run("beside the slot", in_slot=False, intersecting=120, place_error=0.02),
+            run("placed", in_slot=True, intersecting=190, place_error=0.001),
+            run("placed, fewer frames", in_slot=True, intersecting=50, place_error=0.004)]
+    assert names(runs, FINRAY, None) == ["placed, fewer frames", "placed", "beside the slot", "flung"]

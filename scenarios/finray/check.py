@@ -129,6 +129,7 @@ def main():
         "centroid_m": centroid.tolist(), "axis": axis.tolist(),
         "tilt_from_vertical_deg": tilt, "axis_yaw_from_x_deg": yaw,
         "slot": slot, "slot_centre_x_m": None if slot is None else (uprights[slot] + uprights[slot + 1]) / 2,
+        "slot_centres_x_m": [(uprights[k] + uprights[k + 1]) / 2 for k in range(len(uprights) - 1)],
         "lowest_z_m": float(x_end[:, 2].min()), "rail_top_z_m": rail_top,
         "contact_force_on_plate_N": forces, "rack_vertical_force_over_weight": float(rack_fz / (mass * g)),
         "max_vertex_speed_end_m_s": speed,
