@@ -57,6 +57,21 @@ class Decisions(unittest.TestCase):
             with self.assertRaises(SystemExit):  # a row that is no point of the grid
                 earlier_screening(args, plan, 0.2278)
 
+    def test_the_settings_file_row_becomes_the_grid_point_that_equals_it(self):
+        plan = [(0, {"dt": 0.02}, False), (1, {"dt": 0.01}, True)]  # grid point 1 equals the settings file
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "teddy_eipc.csv")
+            with open(path, "w", newline="") as f:
+                w = csv.DictWriter(f, ["config", "settings_file", "status", "intersecting", "depth_mm", "held_lift_mm"])
+                w.writeheader()
+                w.writerow({"config": "(settings file)", "settings_file": "yes", "status": "complete",
+                            "intersecting": "0/401", "depth_mm": "0", "held_lift_mm": "228.0"})
+            args = types.SimpleNamespace(stage1=path, scene="bubble_grasp_teddy", engine="eipc")
+            rows = earlier_screening(args, plan, 0.2278)
+            self.assertEqual([(r["n"], r["config"]) for r in rows], [(1, "dt=0.01")])
+            with self.assertRaises(SystemExit):  # no grid point equals it and no extra row: refused
+                earlier_screening(args, [(0, {"dt": 0.02}, False)], 0.2278)
+
     def test_the_kept_configuration_is_read_back_from_its_table(self):
         with tempfile.TemporaryDirectory() as d:
             os.makedirs(os.path.join(d, "peers_search"))
