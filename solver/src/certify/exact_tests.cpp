@@ -9,6 +9,7 @@
 #include <CGAL/intersections.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -41,6 +42,97 @@ bool point_on_triangle(const Point& a, const Point& b, const Point& c, const Poi
   if (CGAL::collinear(a, b, c))
     return point_on_segment(a, b, p) || point_on_segment(b, c, p) || point_on_segment(c, a, p);
   return CGAL::orientation(a, b, c, p) == CGAL::COPLANAR && coplanar_point_in_triangle(a, b, c, p);
+}
+
+/// Corners with equal ids: their number, and one such pair (s.p[s] is t.p[t]).
+struct Shared {
+  int count = 0, s = -1, t = -1;
+};
+Shared shared_corners(const TriangleRef& s, const TriangleRef& t) {
+  Shared out;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      if (s.id[i] == t.id[j]) out = {out.count + 1, i, j};
+  return out;
+}
+
+/// Of triangles sharing an edge: the corner of x whose id y lacks.
+int apex(const TriangleRef& x, const TriangleRef& y) {
+  for (int i = 0; i < 3; ++i)
+    if (x.id[i] != y.id[0] && x.id[i] != y.id[1] && x.id[i] != y.id[2]) return i;
+  return -1;
+}
+
+Vec3 normal(const TriangleRef& s) { return (s.p[1] - s.p[0]).cross(s.p[2] - s.p[0]); }
+
+/// Are t's corners within round-off of s's plane, in doubles? It only chooses which exact
+/// test runs first, so any answer is sound.
+bool nearly_coplanar(const TriangleRef& s, const TriangleRef& t) {
+  const Vec3 n = normal(s);
+  for (const Vec3& q : t.p) {
+    const Vec3 d = q - s.p[0];
+    if (std::abs(n.dot(d)) > 0x1p-40 * n.lpNorm<1>() * d.lpNorm<1>()) return false;
+  }
+  return true;
+}
+
+using Point2 = K::Point_2;
+using Corners2 = std::array<Point2, 3>;
+
+/// Is x strictly on one side of one of its edges' lines and all of y strictly on the other?
+bool edge_line_separates(const Corners2& x, const Corners2& y) {
+  const CGAL::Orientation o = CGAL::orientation(x[0], x[1], x[2]);  // the side of each edge's third corner
+  if (o == CGAL::COLLINEAR) return false;
+  for (int k = 0; k < 3; ++k) {
+    const Point2 &a = x[k], &b = x[(k + 1) % 3];
+    if (CGAL::orientation(a, b, y[0]) == -o && CGAL::orientation(a, b, y[1]) == -o &&
+        CGAL::orientation(a, b, y[2]) == -o)
+      return true;
+  }
+  return false;
+}
+
+/// Is u strictly outside the closed cone at v spanned by a and b (o = orientation(v, a, b),
+/// not collinear)? With u - v = alpha (a - v) + beta (b - v), alpha and beta have the signs of
+/// orientation(v, u, b) and orientation(v, a, u) times o: outside iff one is negative.
+bool outside_cone(const Point2& v, const Point2& a, const Point2& b, CGAL::Orientation o, const Point2& u) {
+  return CGAL::orientation(v, u, b) == -o || CGAL::orientation(v, a, u) == -o;
+}
+
+/// 2-D proofs that s and t meet at most in their shared corners, in the projection onto the
+/// coordinate plane that drops the largest component of s's normal (any plane would be
+/// sound; this one keeps s non-degenerate). A common point of the triangles projects to a
+/// common point of the projections, and a projection that keeps a triangle non-degenerate
+/// is one-to-one on its plane. So, exactly (CGAL's 2-D orientations, cheap where the 3-D
+/// ones are zero):
+/// - no shared corner: the projections separated by an edge's line;
+/// - one shared corner v: both projections non-degenerate and their cones at v meeting only
+///   in v (two 2-D cones with a common ray have a boundary ray of one inside the other, so:
+///   each edge from v strictly outside the other cone); a common point then projects to v,
+///   and only v does;
+/// - a shared edge uw: the apexes strictly on opposite sides of uw, so in one plane the
+///   triangles meet in uw only (and not in one plane they meet in uw only anyway).
+bool apart_in_projection(const TriangleRef& s, const TriangleRef& t, const Shared& shared) {
+  int k = 0;
+  normal(s).cwiseAbs().maxCoeff(&k);
+  const int i = (k + 1) % 3, j = (k + 2) % 3;
+  const auto project = [&](const TriangleRef& x) {
+    return Corners2{Point2(x.p[0][i], x.p[0][j]), Point2(x.p[1][i], x.p[1][j]), Point2(x.p[2][i], x.p[2][j])};
+  };
+  const Corners2 a = project(s), b = project(t);
+  if (shared.count == 0) return edge_line_separates(a, b) || edge_line_separates(b, a);
+  if (shared.count == 1) {
+    const Point2& v = a[shared.s];
+    const Point2 &a1 = a[(shared.s + 1) % 3], &a2 = a[(shared.s + 2) % 3];
+    const Point2 &b1 = b[(shared.t + 1) % 3], &b2 = b[(shared.t + 2) % 3];
+    const CGAL::Orientation oa = CGAL::orientation(v, a1, a2), ob = CGAL::orientation(v, b1, b2);
+    return oa != CGAL::COLLINEAR && ob != CGAL::COLLINEAR && outside_cone(v, a1, a2, oa, b1) &&
+           outside_cone(v, a1, a2, oa, b2) && outside_cone(v, b1, b2, ob, a1) && outside_cone(v, b1, b2, ob, a2);
+  }
+  const int sa = apex(s, t), ta = apex(t, s);
+  const Point2 &u = a[(sa + 1) % 3], &w = a[(sa + 2) % 3];
+  const CGAL::Orientation o = CGAL::orientation(u, w, a[sa]);
+  return o != CGAL::COLLINEAR && CGAL::orientation(u, w, b[ta]) == -o;
 }
 
 }  // namespace
@@ -92,31 +184,32 @@ bool triangle_is_degenerate(const Vec3& a, const Vec3& b, const Vec3& c) {
 }
 
 bool triangles_intersect(const TriangleRef& s, const TriangleRef& t) {
-  int shared = 0, si = -1, ti = -1;  // a shared corner: s.p[si] is t.p[ti]
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j)
-      if (s.id[i] == t.id[j]) { ++shared; si = i; ti = j; }
-  if (shared == 0) return CGAL::do_intersect(tri(s), tri(t));
-  if (shared == 1) {
+  const Shared shared = shared_corners(s, t);
+  if (shared.count >= 3) return true;
+  // Triangles in one plane make every 3-D orientation below zero, which CGAL decides only
+  // in exact arithmetic (microseconds each): the 2-D proofs first.
+  if (nearly_coplanar(s, t) && apart_in_projection(s, t, shared)) return false;
+  if (shared.count == 0) return CGAL::do_intersect(tri(s), tri(t));
+  if (shared.count == 1) {
     // Both triangles are star-shaped from v; they meet beyond v iff the edge
     // opposite v in one of them meets the other triangle.
+    const int si = shared.s, ti = shared.t;
     const Segment s_opp(pt(s.p[(si + 1) % 3]), pt(s.p[(si + 2) % 3]));
     const Segment t_opp(pt(t.p[(ti + 1) % 3]), pt(t.p[(ti + 2) % 3]));
     return CGAL::do_intersect(s_opp, tri(t)) || CGAL::do_intersect(t_opp, tri(s));
   }
-  if (shared >= 3) return true;
-  // Shared edge uw: apexes are the corners whose ids the other triangle lacks.
-  auto apex = [](const TriangleRef& x, const TriangleRef& y) {
-    for (int i = 0; i < 3; ++i)
-      if (x.id[i] != y.id[0] && x.id[i] != y.id[1] && x.id[i] != y.id[2]) return i;
-    return -1;
-  };
+  // Shared edge uw.
   const int sa = apex(s, t), ta = apex(t, s);
   const Point u = pt(s.p[(sa + 1) % 3]), w = pt(s.p[(sa + 2) % 3]);
   const Point a = pt(s.p[sa]), b = pt(t.p[ta]);
   if (CGAL::orientation(u, w, a, b) != CGAL::COPLANAR) return false;  // meet exactly in uw
   // Coplanar: legal only when the apexes lie strictly on opposite sides of uw.
   return CGAL::coplanar_orientation(u, w, a, b) != CGAL::NEGATIVE;
+}
+
+bool proven_apart_in_projection(const TriangleRef& s, const TriangleRef& t) {
+  const Shared shared = shared_corners(s, t);
+  return shared.count < 3 && apart_in_projection(s, t, shared);
 }
 
 PointSide side_of_closed_surface(const Vec3& p, const Positions& x, const Tris& faces) {

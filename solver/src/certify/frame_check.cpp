@@ -7,6 +7,8 @@
 
 #include <tbb/parallel_for.h>
 
+#include <chrono>
+
 namespace eipc::certify {
 namespace {
 
@@ -61,12 +63,17 @@ FrameCheck check_frame(const std::vector<BodyState>& bodies, std::optional<doubl
         }
 
   // Triangle pairs: overlapping exact closed boxes, then exact adjacency-aware tests.
+  using Clock = std::chrono::steady_clock;
+  const auto broad_start = Clock::now();
   const auto pairs = overlapping_box_pairs(boxes);
   out.candidate_pairs = pairs.size();
+  const auto pairs_start = Clock::now();
+  out.broad_seconds = std::chrono::duration<double>(pairs_start - broad_start).count();
   std::vector<char> hit(pairs.size(), 0);
   tbb::parallel_for(std::size_t(0), pairs.size(), [&](std::size_t i) {
     hit[i] = triangles_intersect(tris.ref(bodies, pairs[i].first), tris.ref(bodies, pairs[i].second));
   });
+  out.pair_seconds = std::chrono::duration<double>(Clock::now() - pairs_start).count();
   for (std::size_t i = 0; i < pairs.size(); ++i)
     if (hit[i]) {
       ++out.triangle_pairs;

@@ -159,10 +159,7 @@ struct CoplanarityCubic {
   /// then check, so their accuracy does not matter for soundness.
   std::vector<double> near_zeros() const {
     const double c0 = coefficient[0], c1 = coefficient[1], c2 = coefficient[2], c3 = coefficient[3];
-    const auto f = [&](double t) {
-      const double s = 1 - t;
-      return s * (s * (c0 * s + c1 * t) + c2 * t * t) + c3 * t * t * t;
-    };
+    const auto f = [&](double t) { return at(t); };
     // f'(t) = a1 + 2 a2 t + 3 a3 t^2 from the monomial form a0 + a1 t + a2 t^2 + a3 t^3.
     const double a1 = -3 * c0 + c1, a2 = 3 * c0 - 2 * c1 + c2, a3 = -c0 + c1 - c2 + c3;
     std::vector<double> edges{0.0};
@@ -191,6 +188,29 @@ struct CoplanarityCubic {
       out.push_back(0.5 * (lo + hi));
     }
     return out;
+  }
+
+  /// The cubic at t, in doubles.
+  double at(double t) const {
+    const double s = 1 - t;
+    return s * (s * (coefficient[0] * s + coefficient[1] * t) + coefficient[2] * t * t) +
+           coefficient[3] * t * t * t;
+  }
+
+  /// A zero in [lo, hi] where the doubles change sign strictly between its ends, bisected
+  /// in doubles (to adjacent values, or 80 halvings); NaN where they do not. An estimate only, to place the
+  /// splits that rigorous tests then check.
+  double zero_in(double lo, double hi) const {
+    const double f_lo = at(lo), f_hi = at(hi);
+    if (!((f_lo < 0 && f_hi > 0) || (f_lo > 0 && f_hi < 0))) return std::numeric_limits<double>::quiet_NaN();
+    for (int k = 0; k < 80; ++k) {  // [0, 1] to adjacent doubles, but for zeros near 0
+      const double mid = 0.5 * (lo + hi);
+      if (!(lo < mid && mid < hi)) break;
+      const double f = at(mid);
+      if (f == 0) return mid;
+      ((f < 0) == (f_lo < 0) ? lo : hi) = mid;
+    }
+    return 0.5 * (lo + hi);
   }
 };
 
@@ -284,29 +304,40 @@ bool meets_any_in_plane(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>
 }
 
 /// The first contact in [lo, hi] (none before lo, one proven in [lo, hi]) narrowed by
-/// halving: `contact_on(lo, h, f_h)` (f_h: the cubic at h) proving a contact in the left
-/// half puts the first contact there; the cubic strictly of its sign at lo at the middle,
-/// with the left half never coplanar (or the cubic proven monotone on [lo, hi]), puts none
-/// there, and so does `apart(lo, h)` where the cubic's sign at lo is not strict (as where
-/// the four points are coplanar throughout). One or two interval evaluations a level
-/// instead of the separation and contact proofs. Stops (leaving [lo, hi] valid) where
-/// none of them decides.
+/// splitting it at some h in (lo, hi): `contact_on(lo, h, f_h)` (f_h: the cubic at h)
+/// proving a contact in [lo, h] puts the first contact there; the cubic strictly of its sign
+/// at lo at h, with [lo, h] never coplanar (or the cubic proven monotone on [lo, hi]), puts
+/// none there, and so does `apart(lo, h)` where the cubic's sign at lo is not strict (as
+/// where the four points are coplanar throughout). One or two interval evaluations a split
+/// instead of the separation and contact proofs. Any h is sound: the splits are placed first
+/// at `zero` (the contact's time estimated in doubles; NaN: none) minus and plus a distance
+/// growing from a few ulps, which pins a well-estimated contact in two evaluations, then
+/// at the middle. Stops (leaving [lo, hi] valid) where a split decides nothing.
 template <int N, class ContactOn, class Apart>
-void narrow_to_first_contact(const Motion<N>& m, ContactOn contact_on, Apart apart, double& lo, double& hi) {
+void narrow_to_first_contact(const Motion<N>& m, ContactOn contact_on, Apart apart, double zero, double& lo,
+                             double& hi) {
   const I f_lo = m.coplanarity.volume(lo);
   const bool strict = f_lo.inf() > 0 || f_lo.sup() < 0, positive = f_lo.inf() > 0;
   const bool monotone = strict && strictly_monotone(m.coplanarity.on(lo, hi));
   auto cubic_apart = [&](double h, const I& f) {
     return strict && (positive ? f.inf() > 0 : f.sup() < 0) && (monotone || m.coplanarity.never_coplanar_on(lo, h));
   };
-  for (int k = 0; k < 60; ++k) {
-    const double h = 0.5 * (lo + hi);
-    if (!(lo < h && h < hi)) break;
+  auto split = [&](double h) {  // true if it moved an end
+    if (!(lo < h && h < hi)) return false;
     const I f = m.coplanarity.volume(h);
     if (contact_on(lo, h, f)) hi = h;
     else if (strict ? cubic_apart(h, f) : apart(lo, h)) lo = h;
-    else break;
-  }
+    else return false;
+    return true;
+  };
+  if (std::isfinite(zero))
+    for (double d = 0x1p-50 * std::max(std::abs(zero), 0x1p-20); d < hi - lo; d *= 64) {
+      split(zero - d);
+      split(zero + d);
+      if (lo >= zero - d && hi <= zero + d) break;
+    }
+  for (int k = 0; k < 60; ++k)
+    if (!split(0.5 * (lo + hi))) break;
 }
 
 /// The motion test's bisection: [0, 1] searched within the options' budget (an interval
@@ -321,9 +352,9 @@ void narrow_to_first_contact(const Motion<N>& m, ContactOn contact_on, Apart apa
 /// primitives come so close before the contact that the half needs splitting to be
 /// separated (as where they are coplanar throughout: no coplanarity test can help there).
 template <int N, class Directions, class Apart, class CubicContact>
-MotionVerdict bisect_in_time(const Motion<N>& m, const MotionTestOptions& opt, Directions directions, Apart apart,
-                             CubicContact cubic_contact, const PlanarPointSegments& planar,
-                             std::array<double, 2>* first_contact) {
+MotionVerdict bisect_in_time(const Motion<N>& m, const CoplanarityCubic& cubic, const MotionTestOptions& opt,
+                             Directions directions, Apart apart, CubicContact cubic_contact,
+                             const PlanarPointSegments& planar, std::array<double, 2>* first_contact) {
   std::vector<Vec3> dirs;
   auto separated_on = [&](double t0, double t1) {
     return separated_by_direction(m, directions, t0, t1, dirs) || apart(t0, t1);
@@ -338,7 +369,7 @@ MotionVerdict bisect_in_time(const Motion<N>& m, const MotionTestOptions& opt, D
     // The contacts in [lo, hi] are the cubic's zeros: a strict sign change proves one.
     const I f_lo = m.coplanarity.volume(lo);
     const auto sign_change = [&](double, double, const I& f_h) { return strict_sign_change(f_lo, f_h); };
-    narrow_to_first_contact(m, sign_change, apart, lo, hi);
+    narrow_to_first_contact(m, sign_change, apart, cubic.zero_in(lo, hi), lo, hi);
     if (first_contact) *first_contact = {lo, hi};
     return MotionVerdict::collision;
   }
@@ -352,7 +383,7 @@ MotionVerdict bisect_in_time(const Motion<N>& m, const MotionTestOptions& opt, D
   if (proven) {
     const int side = side_in_plane(m.x0, m.x1, *proven, lo);  // strict: the proof checked it
     const auto in_plane = [&](double, double h, const I&) { return side_in_plane(m.x0, m.x1, *proven, h) == -side; };
-    narrow_to_first_contact(m, in_plane, apart, lo, hi);
+    narrow_to_first_contact(m, in_plane, apart, cubic.zero_in(lo, hi), lo, hi);
   }
   for (int k = 0; k < 60; ++k) {
     const double h = 0.5 * (lo + hi);
@@ -427,8 +458,8 @@ MotionVerdict point_triangle_motion_test(const std::array<Vec3, 4>& x0, const st
   if (separated_around_zeros(m, cubic, directions)) return MotionVerdict::separated;
   // Or p proven on an edge in a coordinate plane (axis_plane_contact.hpp).
   const auto never_coplanar = [&](double t0, double t1) { return m.coplanarity.never_coplanar_on(t0, t1); };
-  return bisect_in_time(m, options, directions, never_coplanar, inside_crossing, planar_point_segments(x0, x1, true),
-                        first_contact);
+  return bisect_in_time(m, cubic, options, directions, never_coplanar, inside_crossing,
+                        planar_point_segments(x0, x1, true), first_contact);
 }
 
 MotionVerdict edge_edge_motion_test(const std::array<Vec3, 4>& x0, const std::array<Vec3, 4>& x1,
@@ -465,8 +496,8 @@ MotionVerdict edge_edge_motion_test(const std::array<Vec3, 4>& x0, const std::ar
     return MotionVerdict::collision;
   }
   // Or an end point proven on the other edge in a coordinate plane (axis_plane_contact.hpp).
-  return bisect_in_time(m, options, directions, apart, inside_crossing, planar_point_segments(x0, x1, false),
-                        first_contact);
+  return bisect_in_time(m, cubic, options, directions, apart, inside_crossing,
+                        planar_point_segments(x0, x1, false), first_contact);
 }
 
 }  // namespace eipc::certify

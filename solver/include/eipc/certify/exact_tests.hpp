@@ -29,6 +29,11 @@ bool triangle_is_degenerate(const Vec3& a, const Vec3& b, const Vec3& c);
 /// - three shared vertices: always (a duplicated face).
 bool triangles_intersect(const TriangleRef& s, const TriangleRef& t);
 
+/// The first proof triangles_intersect tries for triangles in (or near) one plane, alone:
+/// true when 2-D tests in a coordinate projection prove that s and t meet at most in their
+/// shared vertices (triangles_intersect is then false); false when they do not decide.
+bool proven_apart_in_projection(const TriangleRef& s, const TriangleRef& t);
+
 /// Side of a point relative to a closed surface (every edge in an even number of triangles).
 enum class PointSide { outside, inside, on_boundary, undecided };
 

@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <random>
 
 using namespace eipc;
@@ -52,4 +53,51 @@ TEST_CASE("grid broad phase finds exactly the overlapping closed boxes", "[certi
   CHECK(overlapping_box_pairs({}).empty());
   CHECK(overlapping_box_pairs({box(Vec3(0, 0, 0), Vec3(0, 0, 0)), box(Vec3(0, 0, 0), Vec3(0, 0, 0))}) ==
         std::vector<std::pair<int, int>>{{0, 1}});  // two points at the same place touch
+}
+
+TEST_CASE("grid broad phase with boxes of many sizes, sparse in space", "[certify][broad_phase]") {
+  // What the levels are for: small boxes on a surface beside a few boxes up to the whole
+  // extent (a cloth and the large triangles of a funnel), clusters far apart, sizes spread
+  // over orders of magnitude. Every pair must still be found, each once.
+  std::mt19937 rng(59);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  std::uniform_int_distribution<int> tick(0, 1000);
+  for (int round = 0; round < 12; ++round) {
+    std::vector<Box3> boxes;
+    const int n = 600;
+    for (int i = 0; i < n; ++i) {
+      // Corners on a lattice of 1/1024 (exact): touching boxes are common.
+      const Vec3 at = Vec3(tick(rng), tick(rng), tick(rng)) / 1024.0;
+      Vec3 lo = at, hi = at;
+      switch (round % 4) {
+        case 0: {  // a sheet z = 0.5 of small boxes, a few large ones through it
+          lo.z() = hi.z() = 0.5;
+          hi += Vec3(tick(rng) % 8, tick(rng) % 8, 0) / 1024.0;
+          if (i % 50 == 0) hi = lo + Vec3(1, 1, 1) * std::ldexp(1.0, -(tick(rng) % 6));
+          break;
+        }
+        case 1: {  // sizes log-uniform over 2^-12 .. 1
+          hi = lo + Vec3(unit(rng), unit(rng), unit(rng)) * std::ldexp(1.0, -(tick(rng) % 13));
+          break;
+        }
+        case 2: {  // two clusters 1e6 apart (a dense grid over the gap would be mostly empty)
+          const Vec3 shift = (i % 2) ? Vec3(1e6, 0, 0) : Vec3(0, 0, 0);
+          lo = shift + at * 0.01;
+          hi = lo + Vec3(tick(rng) % 4, tick(rng) % 4, tick(rng) % 4) / 1024.0 * 0.01;
+          if (i == 7) hi = lo + Vec3(1e6, 1, 1);  // one box spanning the gap
+          break;
+        }
+        default: {  // mostly points and segments: the median extent is 0
+          if (i % 3 == 0) hi.x() += tick(rng) / 1024.0;
+          break;
+        }
+      }
+      boxes.push_back(box(lo, hi));
+    }
+    INFO("round " << round);
+    const auto found = overlapping_box_pairs(boxes);
+    const auto expected = brute_force(boxes);
+    CHECK(found.size() == expected.size());
+    CHECK(found == expected);
+  }
 }
