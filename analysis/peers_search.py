@@ -129,6 +129,13 @@ GRIDS = {
          {"solref": [0.005, 1], "solimp": [0.99, 0.999, 0.001, 0.5, 2]}],
         [{"impratio": r} for r in (10, 100)],
     ],
+    # FinRay with flex fingers: the step (the scene's 10 ms, and 5 ms) with the stiffest contact
+    # time constant it keeps (two steps), and the contact margin (d-hat, or 5 d-hat: MuJoCo's
+    # soft contact pushes back before the bodies meet).
+    ("finray_plate_rack", "mujoco-flex"): [
+        [{"max-substep": h, "solref": [2 * h, 1]} for h in (0.01, 0.005)],
+        [{"margin": m} for m in (0.0001, 0.0005)],
+    ],
     # Implicit with 3 Newton iterations: with Bullet's 1, driven nodes throw their neighbours
     # at h = 10 ms (docs/peers.md); face-rigid contact is off with implicit (the driver's default).
     ("cube_squeeze", "bullet"): [

@@ -7,6 +7,7 @@
 #include "eipc/certify/certify.hpp"
 #include "eipc/simulation/simulation.hpp"
 #include "peer_run.hpp"
+#include "rigid_geometry.hpp"
 
 #include <Eigen/LU>
 #include <pybind11/eigen.h>
@@ -526,6 +527,28 @@ public:
     return d;
   }
 
+  /// The body as a rigid body: its tets' mass, centre and central inertia at its density
+  /// (rigid_geometry.hpp, as eipc-bullet and eipc-mujoco build rigid bodies).
+  py::dict mass_properties(const py::handle& which) const {
+    const Body& b = scene_.bodies[body(which)];
+    if (b.fine_tets.rows() == 0) bad_input(scene_.path + ": body '" + b.name + "' has no tets (mass properties)");
+    const peers::MassProperties p = peers::tet_mass_properties(b.fine_rest, b.fine_tets, b.material.density);
+    py::dict d;
+    d["mass"] = p.mass;
+    d["centre"] = py::make_tuple(p.centre(0), p.centre(1), p.centre(2));
+    py::list rows;
+    for (int i = 0; i < 3; ++i) rows.append(py::make_tuple(p.inertia(i, 0), p.inertia(i, 1), p.inertia(i, 2)));
+    d["inertia"] = rows;
+    return d;
+  }
+
+  /// The body's convex pieces (vertex indices into its rest vertices), grouped on a grid of
+  /// edge `cell` metres: the decomposition eipc-bullet and eipc-mujoco use (docs/peers.md).
+  std::vector<std::vector<int>> convex_pieces(const py::handle& which, double cell) const {
+    if (!(cell > 0)) bad_input("convex_pieces: cell must be positive");
+    return peers::convex_pieces(scene_.bodies[body(which)], cell);
+  }
+
   py::dict run(const py::object& engine, const std::string& out, std::optional<double> max_wall, bool progress) {
     if (max_wall && !(*max_wall > 0)) bad_input("max_wall: must be positive");
     PythonEngine adapter(engine, scene_);
@@ -643,6 +666,10 @@ PYBIND11_MODULE(eipc, m) {
                              "material, rayleigh_beta (lists, not numpy arrays)")
       .def("motion_at", &PyPeerRun::motion_at, py::arg("body"), py::arg("t"),
            "The body's scripted motion at time t (translation, rotation_deg about its pivot)")
+      .def("mass_properties", &PyPeerRun::mass_properties, py::arg("body"),
+           "The body's tets as a rigid body at its density: mass, centre, inertia (3x3 about the centre)")
+      .def("convex_pieces", &PyPeerRun::convex_pieces, py::arg("body"), py::arg("cell"),
+           "The body's convex pieces on a grid of edge `cell` (m): lists of rest-vertex indices (docs/peers.md)")
       .def("run", &PyPeerRun::run, py::arg("engine"), py::arg("out"), py::kw_only(), py::arg("max_wall") = py::none(),
            py::arg("progress") = false,
            "Runs the engine to the scene's end and writes the trajectory `out` (eipc run's header, the engine "

@@ -84,6 +84,11 @@ def parse_args(argv):
                    help="finger servos' position gains (N/m) per world axis")
     p.add_argument("--servo-damping-ratio", type=float, default=1.0,
                    help="finger servos' damping ratio: velocity gain 2 z sqrt(kp m)")
+    p.add_argument("--servo-kp-rotation", type=float, default=0.0,
+                   help="finger servos' gain (N m/rad) on each hinge a turning motion adds (default 0: the "
+                        "translation gains' natural frequency, mean kp x the finger's inertia / its mass)")
+    p.add_argument("--piece-size", type=float, default=0.015,
+                   help="grid cell (m) of the convex pieces of rigid and static bodies (as eipc-mujoco's)")
     p.add_argument("--finger-mass", type=float, default=0.2, help="mass of each finger body (kg)")
     p.add_argument("--force-limit", type=float, default=0.0,
                    help="finger servos' force range +-F (N) per axis, position and velocity actuator each "
@@ -92,11 +97,13 @@ def parse_args(argv):
                    help="size/memory, MuJoCo's arena for contacts and constraints (e.g. 200M; default: MuJoCo's)")
     p.add_argument("--mjcf-out", help="also write the composed MJCF model to this file")
     opts = parse_with_config(p, argv)
-    for name in ("max_substep", "margin", "finger_mass", "force_limit", "tolerance"):
+    for name in ("max_substep", "margin", "finger_mass", "force_limit", "tolerance", "servo_kp_rotation"):
         if getattr(opts, name) < 0:
             raise InputProblem(f"--{name.replace('_', '-')}: must not be negative")
     if opts.finger_mass <= 0:
         raise InputProblem("--finger-mass: must be positive (the finger body carries slide joints)")
+    if opts.piece_size <= 0:
+        raise InputProblem("--piece-size: must be positive")
     if any(k <= 0 for k in opts.servo_kp):
         raise InputProblem("--servo-kp: gains must be positive")
     return opts
@@ -141,29 +148,16 @@ class FlexEngine:
         scene_bodies = run.scene["bodies"]
         self.mu = float(run.scene.get("contact", {}).get("friction", 0.0))
 
-        for k, b in enumerate(self.bodies):
-            if b["kinematic"]:
-                raise Unsupported(f"body '{b['name']}': a kinematic body (this driver has flex bodies only)")
-            if b["embedding"] != "full":
-                raise Unsupported(f"body '{b['name']}': embedding '{b['embedding']}' (a flex is the full-resolution "
-                                  "tet mesh)")
-            if b["material"]["model"] not in ("linear_corotated", "neo_hookean"):
-                raise Unsupported(f"body '{b['name']}': material model '{b['material']['model']}' (MuJoCo's 3-D flex "
-                                  "is an elastic FEM body, Saint Venant-Kirchhoff)")
-            if not b["tets"]:
-                raise Unsupported(f"body '{b['name']}': a surface-only body (a 3-D flex needs tets)")
-            if b["prescribed_nodes"] and not b["has_motion"]:
-                raise Unsupported(f"body '{b['name']}': prescribed vertices without motion")
-            if b["prescribed_nodes"] and len(b["prescribed_nodes"]) == len(b["rest"]):
-                raise Unsupported(f"body '{b['name']}': every vertex prescribed (a rigid flex)")
-        # The fingers' drive is three world-axis slide joints: rotating motions cannot be followed.
-        self.times = [n * h for n in range(run.steps + 1)]
-        for b in self.bodies:
+        self.roles = [self._role(b) for b in self.bodies]
+        # A finger turns about the body's pivot on hinge joints for every Euler angle its motion
+        # changes (R = Rz Ry Rx), after its three world-axis slides.
+        # Over the scene's keyframes, not only the run's steps: a shortened run has the same model.
+        self.turns = {}
+        for b, sb in zip(self.bodies, scene_bodies):
             if b["prescribed_nodes"]:
-                for t in self.times:
-                    if any(abs(r) > 0 for r in run.motion_at(b["name"], t)["rotation_deg"]):
-                        raise Unsupported(f"body '{b['name']}': a rotating prescribed motion (its finger body is "
-                                          "driven on three slide joints)")
+                angles = np.array([[0.0, 0.0, 0.0]] + [key["rotation_deg"] for group in sb.get("prescribed", [])
+                                                       for key in group.get("motion", []) if "rotation_deg" in key])
+                self.turns[b["name"]] = [i for i in (2, 1, 0) if np.ptp(angles[:, i]) > 0]
         self.initial_velocity = [np.array(sb.get("velocity", [0, 0, 0]), float) for sb in scene_bodies]
 
         self.xml = self._compose_mjcf()
@@ -177,23 +171,36 @@ class FlexEngine:
         self.data = mujoco.MjData(self.model)
         self.scratch = mujoco.MjData(self.model)
         m = self.model
-        # Which flex is which body, and its vertices: the flex's vertex order must be eipc's.
-        self.flex_of = []
+        # Which flex or body is which scene body: a flex's vertex order must be eipc's.
+        self.flex_of, self.rigid_of, self.body_of_flex, self.body_of_geom = {}, {}, {}, {}
         for k, b in enumerate(self.bodies):
-            f = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_FLEX, b["name"])
-            if f < 0 or m.flex_vertnum[f] != len(b["rest"]) or m.flex_elemnum[f] != len(b["tets"]):
-                raise RuntimeError(f"MuJoCo's flex '{b['name']}' does not have the body's vertices and tets")
-            self.flex_of.append(f)
-        self.body_of_flex = {f: k for k, f in enumerate(self.flex_of)}
+            if self.roles[k] == "flex":
+                f = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_FLEX, b["name"])
+                if f < 0 or m.flex_vertnum[f] != len(b["rest"]) or m.flex_elemnum[f] != len(b["tets"]):
+                    raise RuntimeError(f"MuJoCo's flex '{b['name']}' does not have the body's vertices and tets")
+                self.flex_of[k] = f
+                self.body_of_flex[f] = k
+            elif self.roles[k] == "rigid":
+                self.rigid_of[k] = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_BODY, b["name"])
+        for g in range(m.ngeom):
+            name = mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_GEOM, g) or ""
+            if name.startswith("piece_"):
+                self.body_of_geom[g] = int(name.split("_")[1])
         self.ground_geom = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_GEOM, "ground")
         self.actuators = {}
         for b in self.fingers:
-            self.actuators[b["name"]] = [mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_ACTUATOR, f"{b['name']}_{kind}{a}")
-                                         for kind in "pv" for a in "xyz"]
-        # Initial velocities of the free vertices (the finger bodies start at rest, as the keyframes do).
+            axes = ["x", "y", "z"] + ["r" + "xyz"[i] for i in self.turns[b["name"]]]
+            self.actuators[b["name"]] = [[mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_ACTUATOR, f"{b['name']}_{kind}{a}")
+                                          for a in axes] for kind in "pv"]
+        # Initial velocities of the free vertices and rigid bodies (the finger bodies start at
+        # rest, as the keyframes do).
         for k, b in enumerate(self.bodies):
             v = self.initial_velocity[k]
             if not v.any():
+                continue
+            if self.roles[k] == "rigid":
+                dof = m.body_dofadr[self.rigid_of[k]]
+                self.data.qvel[dof:dof + 3] = v
                 continue
             for i in range(len(b["rest"])):
                 if i in self.pinned[k]:
@@ -204,11 +211,10 @@ class FlexEngine:
         self._drive(0.0)
         mujoco.mj_forward(m, self.data)
         self.state_ready = False
-        for k, b in enumerate(self.bodies):
-            x = self._flex_positions(self.data, k)
-            rest = np.array(b["rest"])
+        for k, x in enumerate(self._positions(self.data)):
+            rest = np.array(self.bodies[k]["rest"])
             if x.shape != rest.shape or np.abs(x - rest).max() > 1e-12:
-                raise RuntimeError(f"MuJoCo's vertices of '{b['name']}' are not the scene's (off by "
+                raise RuntimeError(f"MuJoCo's vertices of '{self.bodies[k]['name']}' are not the scene's (off by "
                                    f"{np.abs(x - rest).max():.3g} m)")
         self.warnings = [int(w.number) for w in self.data.warning]
         self.step_index = 0
@@ -217,108 +223,216 @@ class FlexEngine:
         self.solver_iterations_peak = 0
 
     # ------------------------------------------------------------------ model
+    @staticmethod
+    def _role(b):
+        """How a scene body is modelled: 'flex' (an elastic body, its prescribed vertices pinned
+        to a servo-driven finger), 'rigid' (an affine body: a free rigid body) or 'static' (a
+        kinematic body at rest: geoms of the world body)."""
+        name = b["name"]
+        if b["kinematic"]:
+            if b["has_motion"]:
+                raise Unsupported(f"body '{name}': a moving kinematic body")
+            return "static"
+        if not b["tets"]:
+            raise Unsupported(f"body '{name}': a surface-only body (a 3-D flex or a rigid body needs tets)")
+        if b["material"]["model"] == "abd":
+            if b["prescribed_nodes"]:
+                raise Unsupported(f"body '{name}': an affine body with prescribed vertices")
+            return "rigid"
+        if b["embedding"] != "full":
+            raise Unsupported(f"body '{name}': embedding '{b['embedding']}' (a flex is the full-resolution tet mesh)")
+        if b["material"]["model"] not in ("linear_corotated", "neo_hookean"):
+            raise Unsupported(f"body '{name}': material model '{b['material']['model']}' (MuJoCo's 3-D flex is an "
+                              "elastic FEM body, Saint Venant-Kirchhoff)")
+        if b["prescribed_nodes"] and not b["has_motion"]:
+            raise Unsupported(f"body '{name}': prescribed vertices without motion")
+        if b["prescribed_nodes"] and len(b["prescribed_nodes"]) == len(b["rest"]):
+            raise Unsupported(f"body '{name}': every vertex prescribed (a rigid flex)")
+        return "flex"
+
     def _compose_mjcf(self):
         np, o, run = self.np, self.opts, self.run
         # MuJoCo adds the two sides' margins for a flex contact (flex-flex and flex-geom,
-        # src/engine/engine_collision_driver.c), so each side gets half the pair's margin.
-        contact = (f'margin="{num(o.margin / 2)}" solref="{nums(o.solref)}" solimp="{nums(o.solimp)}" condim="3" '
-                   f'friction="{num(self.mu)} 0.005 0.0001"')
-        world, flexes, actuators = [], [], []
+        # src/engine/engine_collision_driver.c), so each side gets half the pair's margin; a
+        # pair of geoms (a rigid body against the ground or a static body) takes the larger
+        # of its two, so it gets half.
+        self.contact = (f'margin="{num(o.margin / 2)}" solref="{nums(o.solref)}" solimp="{nums(o.solimp)}" '
+                        f'condim="3" friction="{num(self.mu)} 0.005 0.0001"')
+        self.world, self.flexes, self.actuators_xml, self.assets = [], [], [], []
         if run.ground_height is not None:
-            world.append(f'<geom name="ground" type="plane" size="0 0 1" pos="0 0 {num(run.ground_height)}" '
-                         f'{contact}/>')
-        self.fingers, self.pinned, self.mapping_ = [], [], []
-        axes = ("1 0 0", "0 1 0", "0 0 1")
-        finger_inertia = num(o.finger_mass * 1e-4)
+            self.world.append(f'<geom name="ground" type="plane" size="0 0 1" pos="0 0 {num(run.ground_height)}" '
+                              f'{self.contact}/>')
+        self.fingers, self.pinned, self.mapping_, self.centres = [], [], [], {}
         for k, b in enumerate(self.bodies):
-            rest = np.array(b["rest"], float)
-            tets = np.array(b["tets"], int)
-            mat = b["material"]
-            masses, volume = lumped_masses(np, rest, tets, mat["density"])
-            pinned = set(int(i) for i in b["prescribed_nodes"])
-            self.pinned.append(pinned)
-            names, vertex = [], []
-            if pinned:
-                # The finger: its frame is the world's at t = 0, so the pinned vertices' local
-                # coordinates are their rest positions and the slide joints' positions are the
-                # keyframes' translation.
-                finger = f"{b['name']}_finger"
-                joints = "".join(f'<joint name="{finger}_{a}" type="slide" axis="{ax}"/>' for a, ax in zip("xyz", axes))
-                world.append(f'<body name="{finger}" gravcomp="1"><inertial pos="0 0 0" mass="{num(o.finger_mass)}" '
-                             f'diaginertia="{finger_inertia} {finger_inertia} {finger_inertia}"/>{joints}</body>')
-                limit = f' forcelimited="true" forcerange="{num(-o.force_limit)} {num(o.force_limit)}"' \
-                    if o.force_limit > 0 else ""
-                for a, kp in zip("xyz", o.servo_kp):
-                    actuators.append(f'<position name="{b["name"]}_p{a}" joint="{finger}_{a}" kp="{num(kp)}"{limit}/>')
-                for a, kp in zip("xyz", o.servo_kp):
-                    kv = 2 * o.servo_damping_ratio * math.sqrt(kp * o.finger_mass)
-                    actuators.append(f'<velocity name="{b["name"]}_v{a}" joint="{finger}_{a}" kv="{num(kv)}"{limit}/>')
-                self.fingers.append(b)
-            for i in range(len(rest)):
-                if i in pinned:
-                    names.append(f"{b['name']}_finger")
-                    vertex.append(rest[i])
-                    continue
-                # A point mass on three world-axis slides, as flexcomp generates (its inertiabox
-                # default, 5 mm, for the rotational inertia MuJoCo requires of every body).
-                name = f"{b['name']}_v{i}"
-                names.append(name)
-                vertex.append((0.0, 0.0, 0.0))
-                inertia = num(masses[i] * 0.005 ** 2 / 6)
-                world.append(f'<body name="{name}" pos="{nums(rest[i])}"><inertial pos="0 0 0" mass="{num(masses[i])}" '
-                             f'diaginertia="{inertia} {inertia} {inertia}"/>'
-                             '<joint type="slide" axis="1 0 0"/><joint type="slide" axis="0 1 0"/>'
-                             '<joint type="slide" axis="0 0 1"/></body>')
-            flexes.append(
-                f'<flex name="{b["name"]}" dim="3" radius="0" body="{" ".join(names)}" '
-                f'vertex="{nums(np.ravel(vertex))}" element="{" ".join(str(int(v)) for v in tets.ravel())}">'
-                f'<contact {contact} selfcollide="{o.selfcollide}" activelayers="{o.activelayers}"/>'
-                f'<elasticity young="{num(mat["youngs"])}" poisson="{num(mat["poisson"])}" '
-                f'damping="{num(b["rayleigh_beta"])}"/></flex>')
-            free_mass = float(sum(masses[i] for i in range(len(rest)) if i not in pinned))
-            self.mapping_.append({
-                "body": b["name"],
-                "eipc_model": f"{mat['model']}, E {mat['youngs']:g} Pa, nu {mat['poisson']:g}, rho {mat['density']:g}, "
-                              f"beta {b['rayleigh_beta']:g} s, {len(rest)} vertices, {len(tets)} tets"
-                              + (f", {len(pinned)} prescribed" if pinned else ""),
-                "peer_model": f"3-D flex (Saint Venant-Kirchhoff), E {mat['youngs']:g} Pa, nu {mat['poisson']:g}, "
-                              f"Rayleigh damping {b['rayleigh_beta']:g} s, {len(rest)} vertices, {len(tets)} tets, "
-                              f"lumped masses {free_mass:.6g} kg on {len(rest) - len(pinned)} free vertices"
-                              + (f", {len(pinned)} vertices pinned to a servo-driven finger body "
-                                 f"({o.finger_mass:g} kg, slide joints x y z)" if pinned else ""),
-                "mass": float(volume * mat["density"]),
-                "parameters": {"friction": [self.mu, 0.005, 0.0001], "selfcollide": o.selfcollide,
-                               "activelayers": o.activelayers},
-            })
+            self.pinned.append(set(int(i) for i in b["prescribed_nodes"]))
+            if self.roles[k] == "flex":
+                self._add_flex(k)
+            else:
+                self._add_rigid(k)
         size = f'<size memory="{o.memory}"/>' if o.memory else ""
+        assets = ('  <asset>\n    ' + "\n    ".join(self.assets) + '\n  </asset>\n') if self.assets else ""
         return (
             '<mujoco model="eipc">\n'
             '  <compiler angle="radian"/>\n'
             f'  <option timestep="{num(self.h)}" gravity="{nums(run.gravity)}" integrator="{o.integrator}" '
             f'cone="{o.cone}" impratio="{num(o.impratio)}" solver="{o.solver}" tolerance="{num(o.tolerance)}" '
             f'iterations="{o.iterations}" ls_iterations="{o.ls_iterations}"/>\n'
-            f'  {size}\n'
-            '  <worldbody>\n    ' + "\n    ".join(world) + '\n  </worldbody>\n'
-            '  <deformable>\n    ' + "\n    ".join(flexes) + '\n  </deformable>\n'
-            + ('  <actuator>\n    ' + "\n    ".join(actuators) + '\n  </actuator>\n' if actuators else "")
+            f'  {size}\n' + assets +
+            '  <worldbody>\n    ' + "\n    ".join(self.world) + '\n  </worldbody>\n'
+            + ('  <deformable>\n    ' + "\n    ".join(self.flexes) + '\n  </deformable>\n' if self.flexes else "")
+            + ('  <actuator>\n    ' + "\n    ".join(self.actuators_xml) + '\n  </actuator>\n'
+               if self.actuators_xml else "")
             + '</mujoco>\n')
+
+    def _add_finger(self, b):
+        """The finger body the prescribed vertices are pinned to. Its frame is the world's at
+        t = 0, so the pinned vertices' local coordinates are their rest positions: three
+        world-axis slides carry the keyframes' translation, then a hinge about the body's
+        pivot for each Euler angle the motion changes (z, y, x: MuJoCo composes a body's
+        joints in order about the moving axes, R = Rz Ry Rx as eipc's), each joint a PD servo
+        (position and velocity actuators), the finger's weight compensated."""
+        o = self.opts
+        finger = f"{b['name']}_finger"
+        inertia = o.finger_mass * 1e-4
+        joints = [(a, "slide", f'axis="{ax}"', kp, o.finger_mass)
+                  for a, ax, kp in zip("xyz", ("1 0 0", "0 1 0", "0 0 1"), o.servo_kp)]
+        kp_turn = o.servo_kp_rotation or float(self.np.mean(o.servo_kp)) * inertia / o.finger_mass
+        for i in self.turns[b["name"]]:
+            joints.append(("r" + "xyz"[i], "hinge", f'axis="{nums(self.np.eye(3)[i])}" pos="{nums(b["pivot"])}"',
+                           kp_turn, inertia))
+        xml = "".join(f'<joint name="{finger}_{a}" type="{kind}" {where}/>' for a, kind, where, _, _ in joints)
+        self.world.append(f'<body name="{finger}" gravcomp="1"><inertial pos="0 0 0" mass="{num(o.finger_mass)}" '
+                          f'diaginertia="{num(inertia)} {num(inertia)} {num(inertia)}"/>{xml}</body>')
+        limit = f' forcelimited="true" forcerange="{num(-o.force_limit)} {num(o.force_limit)}"' \
+            if o.force_limit > 0 else ""
+        for a, _, _, kp, _ in joints:
+            self.actuators_xml.append(f'<position name="{b["name"]}_p{a}" joint="{finger}_{a}" kp="{num(kp)}"{limit}/>')
+        for a, _, _, kp, m in joints:
+            kv = 2 * o.servo_damping_ratio * math.sqrt(kp * m)
+            self.actuators_xml.append(f'<velocity name="{b["name"]}_v{a}" joint="{finger}_{a}" kv="{num(kv)}"{limit}/>')
+        self.fingers.append(b)
+        turning = "".join(f", hinge {'xyz'[i]} about the pivot" for i in self.turns[b["name"]])
+        return f"({o.finger_mass:g} kg, slide joints x y z{turning})"
+
+    def _add_flex(self, k):
+        np, o = self.np, self.opts
+        b = self.bodies[k]
+        rest = np.array(b["rest"], float)
+        tets = np.array(b["tets"], int)
+        mat = b["material"]
+        masses, volume = lumped_masses(np, rest, tets, mat["density"])
+        pinned = self.pinned[k]
+        finger = self._add_finger(b) if pinned else ""
+        names, vertex = [], []
+        for i in range(len(rest)):
+            if i in pinned:
+                names.append(f"{b['name']}_finger")
+                vertex.append(rest[i])
+                continue
+            # A point mass on three world-axis slides, as flexcomp generates (its inertiabox
+            # default, 5 mm, for the rotational inertia MuJoCo requires of every body).
+            name = f"{b['name']}_v{i}"
+            names.append(name)
+            vertex.append((0.0, 0.0, 0.0))
+            inertia = num(masses[i] * 0.005 ** 2 / 6)
+            self.world.append(f'<body name="{name}" pos="{nums(rest[i])}"><inertial pos="0 0 0" mass="{num(masses[i])}" '
+                              f'diaginertia="{inertia} {inertia} {inertia}"/>'
+                              '<joint type="slide" axis="1 0 0"/><joint type="slide" axis="0 1 0"/>'
+                              '<joint type="slide" axis="0 0 1"/></body>')
+        self.flexes.append(
+            f'<flex name="{b["name"]}" dim="3" radius="0" body="{" ".join(names)}" '
+            f'vertex="{nums(np.ravel(vertex))}" element="{" ".join(str(int(v)) for v in tets.ravel())}">'
+            f'<contact {self.contact} selfcollide="{o.selfcollide}" activelayers="{o.activelayers}"/>'
+            f'<elasticity young="{num(mat["youngs"])}" poisson="{num(mat["poisson"])}" '
+            f'damping="{num(b["rayleigh_beta"])}"/></flex>')
+        free_mass = float(sum(masses[i] for i in range(len(rest)) if i not in pinned))
+        self.mapping_.append({
+            "body": b["name"],
+            "eipc_model": f"{mat['model']}, E {mat['youngs']:g} Pa, nu {mat['poisson']:g}, rho {mat['density']:g}, "
+                          f"beta {b['rayleigh_beta']:g} s, {len(rest)} vertices, {len(tets)} tets"
+                          + (f", {len(pinned)} prescribed" if pinned else ""),
+            "peer_model": f"3-D flex (Saint Venant-Kirchhoff), E {mat['youngs']:g} Pa, nu {mat['poisson']:g}, "
+                          f"Rayleigh damping {b['rayleigh_beta']:g} s, {len(rest)} vertices, {len(tets)} tets, "
+                          f"lumped masses {free_mass:.6g} kg on {len(rest) - len(pinned)} free vertices"
+                          + (f", {len(pinned)} vertices pinned to a servo-driven finger body {finger}" if pinned else ""),
+            "mass": float(volume * mat["density"]),
+            "parameters": {"friction": [self.mu, 0.005, 0.0001], "selfcollide": o.selfcollide,
+                           "activelayers": o.activelayers},
+        })
+
+    def _add_rigid(self, k):
+        """An affine body as a free rigid body (its tets' mass, centre and inertia), or a
+        kinematic body at rest as geoms of the world body; either one mesh geom (MuJoCo
+        collides its convex hull) per convex piece of eipc-mujoco's decomposition
+        (PeerRun.convex_pieces, --piece-size), so both MuJoCo peers collide the same shapes."""
+        np, o = self.np, self.opts
+        b = self.bodies[k]
+        rest = np.array(b["rest"], float)
+        pieces = self.run.convex_pieces(k, o.piece_size)
+        origin = np.zeros(3)
+        if self.roles[k] == "rigid":
+            p = self.run.mass_properties(k)
+            origin = self.centres[k] = np.array(p["centre"])
+            I = np.array(p["inertia"])
+        geoms = []
+        for n, piece in enumerate(pieces):
+            mesh = f"mesh_{k}_{n}"
+            self.assets.append(f'<mesh name="{mesh}" vertex="{nums(np.ravel(rest[piece] - origin))}"/>')
+            geoms.append(f'<geom name="piece_{k}_{n}" type="mesh" mesh="{mesh}" {self.contact}/>')
+        if self.roles[k] == "static":
+            self.world.extend(geoms)
+            peer = f"static geoms of the world body, {len(pieces)} convex pieces"
+            mass = 0.0
+        else:
+            mass = p["mass"]
+            inertia = nums([I[0, 0], I[1, 1], I[2, 2], I[0, 1], I[0, 2], I[1, 2]])
+            self.world.append(f'<body name="{b["name"]}" pos="{nums(origin)}"><freejoint/>'
+                              f'<inertial pos="0 0 0" mass="{num(mass)}" fullinertia="{inertia}"/>'
+                              + "".join(geoms) + '</body>')
+            peer = f"free rigid body, {mass:.6g} kg (its tets at the scene's density), {len(pieces)} convex pieces"
+        self.mapping_.append({
+            "body": b["name"],
+            "eipc_model": "kinematic, at rest" if self.roles[k] == "static" else
+                          f"abd (affine), rho {b['material']['density']:g}, {len(rest)} vertices",
+            "peer_model": peer + f" (their hulls; cell {o.piece_size:g} m), friction {self.mu:g}",
+            "mass": mass,
+            "parameters": {"convex_pieces": len(pieces), "piece_size": o.piece_size,
+                           "friction": [self.mu, 0.005, 0.0001]},
+        })
 
     # ------------------------------------------------------------------ driving
     def _drive(self, t):
-        """Servo targets for the MuJoCo step ending at t: the keyframes' translation at t and the
-        velocity that reaches it over the step (as eipc-mujoco's servo drive)."""
+        """Servo targets for the MuJoCo step ending at t: the keyframes' translation (and turning
+        angles, radians) at t and the velocity that reaches them over the step (as eipc-mujoco's
+        servo drive)."""
+        np = self.np
         for b in self.fingers:
-            now = self.run.motion_at(b["name"], t)["translation"]
-            before = self.run.motion_at(b["name"], max(t - self.h, 0.0))["translation"]
-            ids = self.actuators[b["name"]]
-            for a in range(3):
-                self.data.ctrl[ids[a]] = now[a]
-                self.data.ctrl[ids[3 + a]] = (now[a] - before[a]) / self.h if t > 0 else 0.0
+            def pose(at):
+                m = self.run.motion_at(b["name"], at)
+                return np.concatenate([m["translation"], np.radians(m["rotation_deg"])[self.turns[b["name"]]]])
+            now, before = pose(t), pose(max(t - self.h, 0.0))
+            position, velocity = self.actuators[b["name"]]
+            self.data.ctrl[position] = now
+            self.data.ctrl[velocity] = (now - before) / self.h if t > 0 else 0.0
 
-    def _flex_positions(self, data, k):
-        f = self.flex_of[k]
-        a, n = self.model.flex_vertadr[f], self.model.flex_vertnum[f]
-        return data.flexvert_xpos[a:a + n].copy()
+    def _positions(self, data):
+        """Every scene body's full-resolution vertices in `data`: a flex's vertices, a rigid
+        body's rest vertices moved by its pose, a static body's rest vertices."""
+        np, m = self.np, self.model
+        out = []
+        for k, b in enumerate(self.bodies):
+            if k in self.flex_of:
+                f = self.flex_of[k]
+                a, n = m.flex_vertadr[f], m.flex_vertnum[f]
+                out.append(data.flexvert_xpos[a:a + n].copy())
+                continue
+            rest = np.array(b["rest"], float)
+            if k in self.rigid_of:
+                i = self.rigid_of[k]
+                # The body's frame is at the centre of mass, the world's axes at rest.
+                rest = (rest - self.centres[k]) @ data.xmat[i].reshape(3, 3).T + data.xpos[i]
+            out.append(rest)
+        return out
 
     def _stored_state(self):
         """Positions and contacts at the state after the step: mj_step computes positions and
@@ -343,7 +457,8 @@ class FlexEngine:
             "solref": list(o.solref), "solimp": list(o.solimp), "selfcollide": o.selfcollide,
             "activelayers": o.activelayers, "friction": [self.mu, 0.005, 0.0001],
             "drive": "servo: finger bodies on x, y, z slide joints, position + velocity actuators, gravcomp 1",
-            "servo_kp": list(o.servo_kp), "servo_damping_ratio": o.servo_damping_ratio,
+            "servo_kp": list(o.servo_kp), "servo_kp_rotation": o.servo_kp_rotation or None,
+            "servo_damping_ratio": o.servo_damping_ratio, "piece_size": o.piece_size,
             "finger_mass": o.finger_mass, "force_limit": o.force_limit or None, "memory": o.memory or None,
             "config": o.config,
         }
@@ -391,16 +506,15 @@ class FlexEngine:
                 raise eipc.SolverFailure(f"MuJoCo warned in the step to t = {self.data.time:.4f} s: {text} (info {info})")
 
     def positions(self):
-        d = self._stored_state()
-        return [self._flex_positions(d, k) for k in range(len(self.bodies))]
+        return self._positions(self._stored_state())
 
     def _side(self, con, s):
         """The scene body (index) or 'ground' on side s of a contact; None for anything else."""
         if con.flex[s] >= 0:
             return self.body_of_flex.get(int(con.flex[s]))
-        if con.geom[s] == self.ground_geom:
+        if con.geom[s] >= 0 and con.geom[s] == self.ground_geom:
             return "ground"
-        return None
+        return self.body_of_geom.get(int(con.geom[s]))
 
     def contact_forces(self):
         """Per body pair, the summed force of every active contact (mj_contactForce, in the
