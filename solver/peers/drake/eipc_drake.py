@@ -262,26 +262,6 @@ def obj_text(rest, triangles):
     return "\n".join(lines) + "\n"
 
 
-def tet_mass_properties(rest, tets, density):
-    """Mass, centre of mass and central inertia matrix of a uniform tet mesh, exactly
-    (a tet's second moment is V/20 (sum v_i v_i^T + (sum v_i)(sum v_i)^T))."""
-    import numpy as np
-    X = np.asarray(rest, float)
-    T = np.asarray(tets, int)
-    a, b, c, d = (X[T[:, k]] for k in range(4))
-    vol = np.einsum("ij,ij->i", np.cross(b - a, c - a), d - a) / 6.0
-    if (vol <= 0).any():
-        raise Unsupported("a tet mesh with inverted or flat tets (mass properties)")
-    s = a + b + c + d
-    mass = density * vol.sum()
-    com = density * (vol[:, None] * s / 4).sum(0) / mass
-    second = density * np.einsum("t,tij->ij", vol / 20,
-                                 sum(np.einsum("ti,tj->tij", v, v) for v in (a, b, c, d))
-                                 + np.einsum("ti,tj->tij", s, s))
-    second -= mass * np.outer(com, com)
-    return mass, com, np.trace(second) * np.eye(3) - second
-
-
 def read_convex_pieces(path, mesh_name, vertices):
     """The convex pieces of a mesh (docs/peers.md, "Drake"): lists of vertex indices."""
     try:
@@ -528,7 +508,8 @@ class DrakeEngine:
         np = self.np
         b = self.bodies[k]
         mat = b["material"]
-        mass, com, inertia = tet_mass_properties(b["rest"], b["tets"], mat["density"])
+        p = self.run.mass_properties(k)  # the C++ peers' rigid_geometry.hpp
+        mass, com, inertia = p["mass"], np.array(p["centre"]), np.array(p["inertia"])
         # A driven body has its own model instance: its joints' actuators and desired state.
         instance = self.plant.AddModelInstance("drive_" + b["name"]) if b["prescribed_nodes"] \
             else default_model_instance()
