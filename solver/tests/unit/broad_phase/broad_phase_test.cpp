@@ -296,3 +296,31 @@ TEST_CASE("a box tree queried from a leaf on finds exactly the overlapping boxes
   }
   CHECK(found > 100);
 }
+
+TEST_CASE("a large box tree, built in parallel, answers like brute force and is the same every build",
+          "[contact][broad_phase]") {
+  std::mt19937 rng(11);
+  const std::vector<Aabb> boxes = random_unit_boxes(20011, 0.01, rng);  // halves above the parallel threshold
+  const AabbTree tree(boxes), again(boxes);
+  // Leaves in order_ order: contiguous ranges covering every box once, the same in both builds.
+  REQUIRE(tree.num_leaves() == again.num_leaves());
+  std::vector<int> seen;
+  for (int k = 0; k < tree.num_leaves(); ++k) {
+    if (k > 0) CHECK(tree.leaf_begin(k) == tree.leaf_end(k - 1));
+    CHECK(std::vector<int>(tree.leaf_begin(k), tree.leaf_end(k)) ==
+          std::vector<int>(again.leaf_begin(k), again.leaf_end(k)));
+    seen.insert(seen.end(), tree.leaf_begin(k), tree.leaf_end(k));
+  }
+  std::sort(seen.begin(), seen.end());
+  std::vector<int> all(boxes.size());
+  std::iota(all.begin(), all.end(), 0);
+  CHECK(seen == all);
+  for (const Aabb& q : random_unit_boxes(200, 0.05, rng)) {
+    std::vector<int> found, expected;
+    tree.query(q, found);
+    for (int i = 0; i < static_cast<int>(boxes.size()); ++i)
+      if (q.overlaps(boxes[std::size_t(i)])) expected.push_back(i);
+    std::sort(found.begin(), found.end());
+    CHECK(found == expected);
+  }
+}
