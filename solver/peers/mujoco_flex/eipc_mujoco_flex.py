@@ -18,7 +18,11 @@ the trajectory:
   (position and velocity actuators) track the prescribed set's keyframed translation, its
   weight compensated (gravcomp); MuJoCo's flex elasticity does not support mocap
   attachments, and slide-joint attachments are its fast Newton path (docs below);
-- the ground is a plane; friction is the scene's on every flex and the plane.
+- a motion that turns adds a hinge about the body's pivot per changing Euler angle after the
+  finger's slides;
+- an affine (abd) body is a free rigid body and a kinematic body at rest static geoms, both from
+  eipc-mujoco's convex pieces (PeerRun.convex_pieces) and the tets' mass properties;
+- the ground is a plane; friction is the scene's on every flex, geom and the plane.
 
 Every setting has its source in the per-scene settings file (scenarios/peers/
 mujoco_flex_<scene>.toml) and in docs/peers.md. Exit codes as the other peers: 0 complete,
