@@ -2,12 +2,17 @@
 // The map reproduces the fine sheet at rest; hanging from its top edge it
 // stretches as the bar's closed form (the coarse sheet's elasticity, the fine
 // sheet's mass); dropped on the ground it comes to rest on it, its fine surface
-// intersection free at every step.
+// intersection free at every step; folded onto itself (self-contact between
+// fine primitives of different coarse triangles) and squeezed in its plane
+// past the bound its coarse triangles' patches are trusted to (then their own
+// fine pairs are tested again and hold it), it stays intersection free.
 #include "scene_builders.hpp"
 
 #include "eipc/embedding/embedded_shell.hpp"
+#include "eipc/testing/box_mesh.hpp"
 
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
 
 using namespace eipc;
@@ -20,10 +25,10 @@ Material cloth(double E, double nu, double density) { return test::material(Elas
 /// The fine grid (`refine` times the coarse one's cells) embedded in the coarse grid.
 Body embedded_sheet(int nx, int ny, int refine, double a, double b, const Vec3& origin, const Vec3& u, const Vec3& v,
                     double thickness, const Material& m) {
-  const SurfaceMesh fine = test::grid_surface(refine * nx, refine * ny, a, b, origin, u, v);
+  const SurfaceMesh fine = grid_surface(refine * nx, refine * ny, a, b, origin, u, v);
   const Body full = make_shell_body("sheet", fine.vertices, fine.faces, thickness, m);
   EmbeddingReport report;
-  Body body = embed_shell_body(full, test::grid_surface(nx, ny, a, b, origin, u, v), "coarse", "test", &report);
+  Body body = embed_shell_body(full, grid_surface(nx, ny, a, b, origin, u, v), "coarse", "test", &report);
   REQUIRE(report.max_outside < 1e-15);
   return body;
 }
@@ -42,11 +47,11 @@ TEST_CASE("embedded shell: the map puts every fine vertex where it is; a fine ve
 
   Positions lifted = s.fine_rest;
   lifted(7, 2) += 1e-6;  // off the coarse sheet by 8 times the tolerance (1e-6 of the 0.128 m diagonal)
-  CHECK_THROWS_WITH(embed_shell(lifted, test::grid_surface(4, 3, 0.1, 0.08, Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0)), "sheet",
+  CHECK_THROWS_WITH(embed_shell(lifted, grid_surface(4, 3, 0.1, 0.08, Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0)), "sheet",
                                 "coarse.obj"),
                     Catch::Matchers::Contains("coarse.obj: vertex 7 of shell 'sheet' is not on the coarse surface"));
   // A coarse vertex beyond the fine sheet carries none of its vertices.
-  CHECK_THROWS_WITH(embed_shell(s.fine_rest, test::grid_surface(4, 3, 0.2, 0.08, Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0)),
+  CHECK_THROWS_WITH(embed_shell(s.fine_rest, grid_surface(4, 3, 0.2, 0.08, Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0)),
                                 "sheet", "coarse.obj"),
                     Catch::Matchers::Contains("carries no vertex of shell 'sheet'"));
 }
@@ -85,6 +90,8 @@ TEST_CASE("an embedded sheet dropped on the ground comes to rest on it, its fine
   p.ground_height = 0.0;
   p.contact.friction = 0.3;
   TimeStepper sim({s}, p);
+  // Each coarse triangle is an affine patch: its fine pairs are left out of contact (and the run stays certified).
+  CHECK(sim.system().collision().patches().size() == 2 * 4 * 4);
   for (int n = 0; n < 80; ++n) {
     sim.step();
     REQUIRE(test::intersection_free(sim));
@@ -97,4 +104,75 @@ TEST_CASE("an embedded sheet dropped on the ground comes to rest on it, its fine
   CHECK(x.col(2).minCoeff() > 0.5 * thickness);  // the contact offset: half the sheet's thickness
   CHECK(x.col(2).maxCoeff() < 0.5 * thickness + p.contact.dhat);
   CHECK(speed < 1e-3);
+}
+
+TEST_CASE("an embedded sheet folded over onto itself stays intersection free", "[scenario][shell][embedding]") {
+  // shell_test.cpp's fold, embedded: a 10 x 4 cm sheet of 20 x 8 fine cells on 10 x 4
+  // coarse ones, on the ground; the coarse right edge turned 180 degrees about a line
+  // 1.5 mm above the middle brings the right half down onto the left one.
+  const double lx = 0.1, ly = 0.04, z0 = 5e-4;
+  Body s = embedded_sheet(10, 4, 2, lx, ly, Vec3(0, 0, z0), Vec3(1, 0, 0), Vec3(0, 1, 0), 5e-4, cloth(1e4, 0.3, 500));
+  for (int j = 0; j <= 4; ++j) s.prescribed_nodes.push_back(10 + 11 * j);
+  s.pivot = Vec3(lx / 2, ly / 2, z0 + 0.0015);
+  s.motion = Motion({{0.0, Vec3::Zero(), Vec3::Zero()}, {1.0, Vec3::Zero(), Vec3(0, -180, 0)}});
+  SimulationParams p;
+  p.dt = 0.01;
+  p.ground_height = 0.0;
+  p.contact.friction = 0.2;
+  p.contact.friction_max_rounds = 1;
+  TimeStepper sim({s}, p);
+  for (int n = 0; n < 120; ++n) {
+    sim.step();
+    REQUIRE(test::intersection_free(sim));
+  }
+  // The fine columns 13-17 (beyond the coarse hinge) lie over the left half, above its layer.
+  const Positions x = sim.fine_positions()[0];
+  double lowest = 1.0, bottom = 0.0;
+  int over = 0;
+  for (int j = 0; j <= 8; ++j) {
+    for (int i = 13; i <= 17; ++i)
+      if (x(i + 21 * j, 0) > x(21 * j, 0)) {
+        ++over;
+        lowest = std::min(lowest, x(i + 21 * j, 2));
+      }
+    for (int i = 0; i <= 7; ++i) bottom = std::max(bottom, x(i + 21 * j, 2));
+  }
+  INFO(over << " upper vertices over the left half, lowest at " << lowest << " m; lower layer up to " << bottom << " m");
+  CHECK(over == 9 * 5);
+  CHECK(lowest > bottom);
+}
+
+TEST_CASE("an embedded sheet squeezed in its plane past its patches' bound is held off itself by its fine pairs",
+          "[scenario][shell][embedding]") {
+  // A 10 x 5 cm sheet of 8 x 4 fine cells (12.5 mm) on 2 x 2 coarse ones, weightless; its
+  // left coarse column held, its right one driven 12 cm to the left, past the left one. The
+  // membrane does not stop a coarse triangle from flattening (StVK's energy stays finite),
+  // so once they are squeezed by more than 25% their patches are no longer trusted, their
+  // fine pairs are tested again, and the barrier between those holds the sheet a contact
+  // offset apart: the right column stops short, the fine sheet intersection free.
+  const double lx = 0.1, ly = 0.05, thickness = 1e-3;
+  Body s = embedded_sheet(2, 2, 4, lx, ly, Vec3(0, 0, 0.05), Vec3(1, 0, 0), Vec3(0, 1, 0), thickness,
+                          cloth(1e4, 0.3, 500));
+  s.prescribed_nodes = {0, 2, 3, 5, 6, 8};  // the left and right coarse columns
+  SimulationParams p;
+  p.dt = 0.01;
+  p.gravity = Vec3::Zero();
+  TimeStepper sim({s}, p);
+  const Positions start = sim.prescribed_targets(0, 0.0);
+  for (int n = 1; n <= 100; ++n) {
+    Positions targets = start;
+    for (int r : {1, 3, 5}) targets(r, 0) -= 0.12 * n / 100.0;  // rows of the right column
+    sim.set_prescribed_targets(0, targets);
+    sim.step();
+    REQUIRE(test::intersection_free(sim));
+  }
+  const Positions& q = sim.nodes();
+  const std::vector<char> trusted = sim.system().collision().patches().trusted(q, q, 0.75, 1e9);
+  const double right = q(2, 0);
+  INFO("right column at x = " << right << " m, left at " << q(0, 0) << " m; smallest gap "
+                              << sim.current_min_distance() << " m");
+  CHECK(std::count(trusted.begin(), trusted.end(), 0) > 0);  // squeezed past the bound
+  CHECK(right < 0.5 * lx);                                  // squeezed hard...
+  CHECK(right > q(0, 0) + thickness);                       // ... but not through itself
+  CHECK(sim.current_min_distance() > 0.0);                  // every fine pair beyond its offset
 }
