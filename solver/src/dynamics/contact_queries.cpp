@@ -37,7 +37,7 @@ PatchStretchBound patch_stretch_bound(double min_stretch, double ccd_separation_
 
 std::vector<char> ContactQueries::trusted_patches(const Positions& q, const Positions& q_end) const {
   const AffinePatches& patches = sys_.collision().patches();
-  if (patches.size() == 0) return {};
+  if (patches.size() == 0 || !params_.solver.affine_patches) return {};  // none trusted: every pair tested
   const PatchStretchBound most = patch_stretch_bound(kPatchMinStretch, params_.solver.ccd_separation_ratio,
                                                      params_.contact.dhat, sys_.collision().mesh().max_contact_offset());
   return patches.trusted(q, q_end, kPatchMinStretch, most.max_stretch, most.offset_loss);
