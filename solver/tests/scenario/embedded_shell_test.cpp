@@ -14,6 +14,8 @@
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 using namespace eipc;
 
@@ -107,12 +109,17 @@ TEST_CASE("an embedded sheet dropped on the ground comes to rest on it, its fine
 }
 
 TEST_CASE("an embedded sheet folded over onto itself stays intersection free", "[scenario][shell][embedding]") {
-  // shell_test.cpp's fold, embedded: a 10 x 4 cm sheet of 20 x 8 fine cells on 10 x 4
-  // coarse ones, on the ground; the coarse right edge turned 180 degrees about a line
-  // 1.5 mm above the middle brings the right half down onto the left one.
+  // shell_test.cpp's fold, embedded: a 10 x 4 cm sheet on the ground, its coarse right
+  // edge turned 180 degrees about a line 1.5 mm above the middle, brings the right half
+  // down onto the left one. The coarse sheet is the full-space test's 20 x 8 cells (5 mm),
+  // which can bend into that fold (on 10 x 4 coarse cells the 10 mm triangles cannot: the
+  // fold lifts the lower layer to 5.7 mm, above the upper one, with or without the
+  // patches); the fine one has 40 x 16 (2.5 mm): self-contact between fine primitives of
+  // different coarse triangles, those within one left out while it is trusted.
   const double lx = 0.1, ly = 0.04, z0 = 5e-4;
-  Body s = embedded_sheet(10, 4, 2, lx, ly, Vec3(0, 0, z0), Vec3(1, 0, 0), Vec3(0, 1, 0), 5e-4, cloth(1e4, 0.3, 500));
-  for (int j = 0; j <= 4; ++j) s.prescribed_nodes.push_back(10 + 11 * j);
+  const int row = 41;  // fine vertices per row
+  Body s = embedded_sheet(20, 8, 2, lx, ly, Vec3(0, 0, z0), Vec3(1, 0, 0), Vec3(0, 1, 0), 5e-4, cloth(1e4, 0.3, 500));
+  for (int j = 0; j <= 8; ++j) s.prescribed_nodes.push_back(20 + 21 * j);
   s.pivot = Vec3(lx / 2, ly / 2, z0 + 0.0015);
   s.motion = Motion({{0.0, Vec3::Zero(), Vec3::Zero()}, {1.0, Vec3::Zero(), Vec3(0, -180, 0)}});
   SimulationParams p;
@@ -120,59 +127,75 @@ TEST_CASE("an embedded sheet folded over onto itself stays intersection free", "
   p.ground_height = 0.0;
   p.contact.friction = 0.2;
   p.contact.friction_max_rounds = 1;
+  if (std::getenv("EIPC_NOPATCH")) p.solver.affine_patches = false;
   TimeStepper sim({s}, p);
+  REQUIRE(sim.system().collision().patches().size() == 2 * 20 * 8);
   for (int n = 0; n < 120; ++n) {
-    sim.step();
+    { const StepStats st = sim.step(); if (std::getenv("EIPC_DIAG")) fprintf(stderr, "DIAG fold n=%d newton=%d ls=%d wall=%.3f mind=%.3g pairs=%d\n", n, st.newton_iterations, st.line_search_steps, st.wall_seconds, st.min_distance, st.active_pairs); }
     REQUIRE(test::intersection_free(sim));
   }
-  // The fine columns 13-17 (beyond the coarse hinge) lie over the left half, above its layer.
+  // As in shell_test.cpp: the fine columns at 55-75 mm (22-30) lie over the left half,
+  // above its layer (0-35 mm, columns 0-14), within a few barrier distances of it.
   const Positions x = sim.fine_positions()[0];
-  double lowest = 1.0, bottom = 0.0;
+  double lowest = 1.0, highest = 0.0, bottom = 0.0;
   int over = 0;
-  for (int j = 0; j <= 8; ++j) {
-    for (int i = 13; i <= 17; ++i)
-      if (x(i + 21 * j, 0) > x(21 * j, 0)) {
+  for (int j = 0; j <= 16; ++j) {
+    for (int i = 22; i <= 30; ++i)
+      if (x(i + row * j, 0) > x(row * j, 0)) {
         ++over;
-        lowest = std::min(lowest, x(i + 21 * j, 2));
+        lowest = std::min(lowest, x(i + row * j, 2));
+        highest = std::max(highest, x(i + row * j, 2));
       }
-    for (int i = 0; i <= 7; ++i) bottom = std::max(bottom, x(i + 21 * j, 2));
+    for (int i = 0; i <= 14; ++i) bottom = std::max(bottom, x(i + row * j, 2));
   }
-  INFO(over << " upper vertices over the left half, lowest at " << lowest << " m; lower layer up to " << bottom << " m");
-  CHECK(over == 9 * 5);
-  CHECK(lowest > bottom);
+  INFO(over << " upper vertices over the left half, z " << lowest << " to " << highest << " m; lower layer up to "
+            << bottom << " m");
+  CHECK(over == 17 * 9);
+  CHECK(lowest > bottom + 0.5 * p.contact.dhat);
+  CHECK(highest < bottom + 3 * p.contact.dhat);
 }
 
 TEST_CASE("an embedded sheet squeezed in its plane past its patches' bound is held off itself by its fine pairs",
           "[scenario][shell][embedding]") {
-  // A 10 x 5 cm sheet of 8 x 4 fine cells (12.5 mm) on 2 x 2 coarse ones, weightless; its
-  // left coarse column held, its right one driven 12 cm to the left, past the left one. The
-  // membrane does not stop a coarse triangle from flattening (StVK's energy stays finite),
-  // so once they are squeezed by more than 25% their patches are no longer trusted, their
-  // fine pairs are tested again, and the barrier between those holds the sheet a contact
-  // offset apart: the right column stops short, the fine sheet intersection free.
-  const double lx = 0.1, ly = 0.05, thickness = 1e-3;
-  Body s = embedded_sheet(2, 2, 4, lx, ly, Vec3(0, 0, 0.05), Vec3(1, 0, 0), Vec3(0, 1, 0), thickness,
+  // A 10 x 5 cm sheet of 8 x 8 fine cells (12.5 x 6.25 mm) on one coarse cell, all four of
+  // whose nodes are held: its left edge still, its right one driven 8.8 cm to the left, so
+  // its two coarse triangles are squeezed in their plane to 12% (the membrane would not stop
+  // that: StVK's energy stays finite down to a flat triangle). Past 75% their patches are no
+  // longer trusted, their fine pairs are tested again, and at the end those pairs (1.5 mm
+  // apart, less than the 1 mm offset plus dhat) are in the step's contact set and beyond
+  // their offset. Had the patches kept their trust, the pairs would be missing from it.
+  // (Free coarse nodes between the columns buckle out of the plane and fold instead, the
+  // patches then trusted; and driven past the left column, 12 cm, the target cannot be
+  // reached once the fine pairs block it: every later step spent its 30
+  // augmented-Lagrangian rounds pulling on it, and the test ran past its time limit.)
+  const double lx = 0.1, ly = 0.05, thickness = 1e-3, drive = 0.088;
+  Body s = embedded_sheet(1, 1, 8, lx, ly, Vec3(0, 0, 0.05), Vec3(1, 0, 0), Vec3(0, 1, 0), thickness,
                           cloth(1e4, 0.3, 500));
-  s.prescribed_nodes = {0, 2, 3, 5, 6, 8};  // the left and right coarse columns
+  s.prescribed_nodes = {0, 1, 2, 3};  // coarse nodes (0, 0), (lx, 0), (0, ly), (lx, ly)
   SimulationParams p;
   p.dt = 0.01;
   p.gravity = Vec3::Zero();
   TimeStepper sim({s}, p);
+  REQUIRE(sim.system().collision().patches().size() == 2);
   const Positions start = sim.prescribed_targets(0, 0.0);
+  StepStats last;
   for (int n = 1; n <= 100; ++n) {
     Positions targets = start;
-    for (int r : {1, 3, 5}) targets(r, 0) -= 0.12 * n / 100.0;  // rows of the right column
+    for (int r : {1, 3}) targets(r, 0) -= drive * n / 100.0;  // the right edge
     sim.set_prescribed_targets(0, targets);
-    sim.step();
+    last = sim.step();
+    if (std::getenv("EIPC_DIAG")) fprintf(stderr, "DIAG squeeze n=%d newton=%d ls=%d wall=%.3f mind=%.3g pairs=%d q1x=%.5f\n", n, last.newton_iterations, last.line_search_steps, last.wall_seconds, last.min_distance, last.active_pairs, sim.nodes()(1,0));
     REQUIRE(test::intersection_free(sim));
   }
   const Positions& q = sim.nodes();
   const std::vector<char> trusted = sim.system().collision().patches().trusted(q, q, 0.75, 1e9);
-  const double right = q(2, 0);
-  INFO("right column at x = " << right << " m, left at " << q(0, 0) << " m; smallest gap "
-                              << sim.current_min_distance() << " m");
-  CHECK(std::count(trusted.begin(), trusted.end(), 0) > 0);  // squeezed past the bound
-  CHECK(right < 0.5 * lx);                                  // squeezed hard...
-  CHECK(right > q(0, 0) + thickness);                       // ... but not through itself
-  CHECK(sim.current_min_distance() > 0.0);                  // every fine pair beyond its offset
+  const double right = q(1, 0), gap = sim.current_min_distance();
+  INFO("right edge at x = " << right << " m, left at " << q(0, 0) << " m; smallest gap " << gap << " m; "
+                            << last.active_pairs << " contact pairs");
+  CHECK(std::count(trusted.begin(), trusted.end(), 0) == 2);  // squeezed past the bound
+  CHECK(right < 0.5 * lx);                                   // squeezed hard...
+  CHECK(right > q(0, 0) + thickness);                        // ... but not through itself
+  CHECK(gap > 0.0);                                          // every fine pair beyond its offset
+  CHECK(gap < p.contact.dhat);                               // ... and some within dhat of it,
+  CHECK(last.active_pairs > 0);                              // ... which the step's contacts hold
 }
