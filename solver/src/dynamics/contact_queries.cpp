@@ -16,18 +16,31 @@ ContactQueries::ContactQueries(const DofSystem& system, const SimulationParams& 
                   kContactSkin * params.contact.dhat, ccd_stop_fraction(params.solver.ccd_separation_ratio),
                   kPatchMinStretch, AffinePatches::kStraddleReach) {}
 
+PatchStretchBound patch_stretch_bound(double min_stretch, double ccd_separation_ratio, double dhat,
+                                      double max_contact_offset) {
+  // A pair left out is at least min_stretch times its rest distance apart;
+  // the CCD keeps ccd_separation_ratio of each pair's distance, which is at
+  // most the largest stretch times the rest distance: with that stretch below
+  // min_stretch / ratio the pair would never have stopped a step. Half that:
+  // the additive CCD stops a pair once it has lost 90% of the gap down to the
+  // kept distance (with ratio 0.1, at 0.19 of its distance).
+  const double ratio = ccd_separation_ratio;
+  const double max_stretch = ratio > 0.0 ? 0.5 * min_stretch / ratio : std::numeric_limits<double>::infinity();
+  // A pair at contact offset o (a shell's, within one coarse triangle) keeps
+  // only the gap s D - o of its rest distance D, and the CCD may stop it at
+  // o + F (d0 - o), F = ccd_stop_fraction (0.19): with d0 <= S D, it cannot
+  // while S < s / F (1 - (1 - F) o / reach), worst at the least D = reach / s
+  // left out (reach = dhat + the largest offset). max_stretch is at most s / F.
+  const double reach = dhat + max_contact_offset;
+  return {max_stretch, (1.0 - ccd_stop_fraction(ratio)) / reach};
+}
+
 std::vector<char> ContactQueries::trusted_patches(const Positions& q, const Positions& q_end) const {
   const AffinePatches& patches = sys_.collision().patches();
-  if (patches.size() == 0) return {};
-  // A pair left out is at least kPatchMinStretch times its rest distance
-  // apart; the CCD keeps ccd_separation_ratio of each pair's distance, which
-  // is at most the largest stretch times the rest distance: with that stretch
-  // below kPatchMinStretch / ratio the pair would never have stopped a step.
-  // Half that: the additive CCD stops a pair once it has lost 90% of the gap
-  // down to the kept distance (with ratio 0.1, at 0.19 of its distance).
-  const double ratio = params_.solver.ccd_separation_ratio;
-  const double max_stretch = ratio > 0.0 ? 0.5 * kPatchMinStretch / ratio : std::numeric_limits<double>::infinity();
-  return patches.trusted(q, q_end, kPatchMinStretch, max_stretch);
+  if (patches.size() == 0 || !params_.solver.affine_patches) return {};  // none trusted: every pair tested
+  const PatchStretchBound most = patch_stretch_bound(kPatchMinStretch, params_.solver.ccd_separation_ratio,
+                                                     params_.contact.dhat, sys_.collision().mesh().max_contact_offset());
+  return patches.trusted(q, q_end, kPatchMinStretch, most.max_stretch, most.offset_loss);
 }
 
 double ContactQueries::collision_free_fraction(const Positions& q, const Positions& dq,

@@ -50,6 +50,42 @@ std::vector<int> AffinePatches::add(const std::vector<std::array<int, 4>>& nodes
   return out;
 }
 
+std::vector<int> AffinePatches::add_triangles(const std::vector<std::array<int, 3>>& nodes,
+                                              const Positions& rest_nodes, double offset) {
+  std::map<std::array<int, 3>, int> patch_of;  // sorted nodes -> patch
+  std::vector<int> out(nodes.size(), -1);
+  for (std::size_t v = 0; v < nodes.size(); ++v) {
+    std::array<int, 3> key = nodes[v];
+    std::sort(key.begin(), key.end());
+    if (std::adjacent_find(key.begin(), key.end()) != key.end()) continue;  // not three distinct nodes
+    const auto found = patch_of.find(key);
+    if (found != patch_of.end()) {
+      out[v] = found->second;
+      continue;
+    }
+    // The rest edges in an orthonormal frame (u, w) of the triangle's plane.
+    const Vec3 a = rest_nodes.row(key[0]).transpose();
+    const Vec3 e1 = rest_nodes.row(key[1]).transpose() - a, e2 = rest_nodes.row(key[2]).transpose() - a;
+    const Vec3 u = e1.normalized();
+    const Vec3 w = (e2 - e2.dot(u) * u).normalized();
+    Eigen::Matrix2d E;
+    E << e1.dot(u), e2.dot(u), e1.dot(w), e2.dot(w);
+    if (!(std::abs(E.determinant()) > 1e-12 * E.squaredNorm())) {  // degenerate: ill-determined map
+      patch_of.emplace(key, -1);
+      continue;
+    }
+    const int patch = size();
+    patch_of.emplace(key, patch);
+    Piece piece;
+    piece.triangle = key;
+    piece.triangle_rest_inverse = E.inverse();
+    piece.offset = offset;
+    pieces_.push_back(piece);
+    out[v] = patch;
+  }
+  return out;
+}
+
 int AffinePatches::add_region(const std::vector<std::array<int, 4>>& tets, const Positions& rest_nodes) {
   if (tets.size() < 2) return -1;
   Piece region;
@@ -92,6 +128,13 @@ int AffinePatches::add_region(const std::vector<std::array<int, 4>>& tets, const
 
 Mat3 AffinePatches::map_at(const Positions& q, const Piece& piece, std::size_t tet) const {
   return edge_matrix(q, piece.tets[tet]) * piece.rest_inverse[tet];
+}
+
+Eigen::Matrix<double, 3, 2> AffinePatches::triangle_map_at(const Positions& q, const Piece& piece) const {
+  Eigen::Matrix<double, 3, 2> D;
+  for (int k = 0; k < 2; ++k)
+    D.col(k) = (q.row(piece.triangle[std::size_t(k) + 1]) - q.row(piece.triangle[0])).transpose();
+  return D * piece.triangle_rest_inverse;
 }
 
 namespace {
@@ -138,6 +181,20 @@ bool AffinePatches::patch_trusted(const Positions& q, const Positions& q_end, co
   return std::sqrt(smallest) - moved >= min_stretch;
 }
 
+bool AffinePatches::triangle_trusted(const Positions& q, const Positions& q_end, const Piece& p, double min_stretch,
+                                     double max_stretch) const {
+  const Eigen::Matrix<double, 3, 2> F = triangle_map_at(q, p);
+  const double moved = &q_end == &q ? 0.0 : (triangle_map_at(q_end, p) - F).norm();
+  // sigma^2 are the eigenvalues of the 2x2 F^T F, in closed form, widened by
+  // far more than their round-off.
+  const Eigen::Matrix2d G = F.transpose() * F;
+  const double mean = 0.5 * (G(0, 0) + G(1, 1)), radius = std::hypot(0.5 * (G(0, 0) - G(1, 1)), G(0, 1));
+  const double allowance = 1e-12 * G.trace();
+  const double largest = std::sqrt(mean + radius + allowance);
+  const double smallest = std::sqrt(std::max(0.0, mean - radius - allowance));
+  return largest <= max_stretch && smallest - moved >= min_stretch;
+}
+
 bool AffinePatches::region_trusted(const Positions& q, const Positions& q_end, const Piece& p, double min_stretch,
                                    double max_stretch) const {
   // Along the move each F_T(t) is on the segment between its ends, and the
@@ -172,11 +229,14 @@ bool AffinePatches::region_trusted(const Positions& q, const Positions& q_end, c
 }
 
 std::vector<char> AffinePatches::trusted(const Positions& q, const Positions& q_end, double min_stretch,
-                                         double max_stretch) const {
+                                         double max_stretch, double offset_loss) const {
   std::vector<char> out(pieces_.size(), 0);
   parallel_for_each(pieces_.size(), grain_for(0.1), [&](std::size_t p) {
-    out[p] = pieces_[p].tets.size() == 1 ? patch_trusted(q, q_end, pieces_[p], min_stretch, max_stretch)
-                                         : region_trusted(q, q_end, pieces_[p], min_stretch, max_stretch);
+    const Piece& piece = pieces_[p];
+    const double most = piece.offset > 0.0 ? max_stretch * (1.0 - offset_loss * piece.offset) : max_stretch;
+    out[p] = piece.tets.empty()       ? triangle_trusted(q, q_end, piece, min_stretch, most)
+             : piece.tets.size() == 1 ? patch_trusted(q, q_end, piece, min_stretch, most)
+                                      : region_trusted(q, q_end, piece, min_stretch, most);
   });
   return out;
 }

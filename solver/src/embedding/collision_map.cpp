@@ -37,9 +37,13 @@ CollisionMap::CollisionMap(const std::vector<SurfaceOnNodes>& bodies, int num_no
     std::map<int, int> local;  // fine vertex -> collision vertex
     for (Eigen::Index f = 0; f < b.surface->rows(); ++f)
       for (int k = 0; k < 3; ++k) local.emplace((*b.surface)(f, k), 0);
+    // A shell's vertices start where its map puts them, on the coarse surface
+    // (embed_shell projects them there): the rest its triangle patches bound.
+    const bool shell = b.half_thickness > 0.0 && b.node_rest;
+    const Positions shell_rest = shell ? b.map->apply(*b.node_rest) : Positions();
     for (auto& [fine, col] : local) {
       col = static_cast<int>(rest.size());
-      rest.push_back(b.fine_rest->row(fine));
+      rest.push_back(shell ? shell_rest.row(fine) : b.fine_rest->row(fine));
       mesh_.vertex_body.push_back(static_cast<int>(bi));
       std::vector<std::pair<int, double>> terms;  // (node, weight), by node as J q sums them
       for (int j = 0; j < 4; ++j)
@@ -57,13 +61,24 @@ CollisionMap::CollisionMap(const std::vector<SurfaceOnNodes>& bodies, int num_no
     if (b.node_rest) {
       Positions rest_nodes = Positions::Zero(num_nodes, 3);
       rest_nodes.middleRows(b.node_offset, b.node_rest->rows()) = *b.node_rest;
-      std::vector<std::array<int, 4>> tet_nodes;
-      for (const auto& [fine, col] : local) {
-        std::array<int, 4> n;
-        for (int j = 0; j < 4; ++j) n[std::size_t(j)] = b.node_offset + b.map->nodes(fine, j);
-        tet_nodes.push_back(n);
+      std::vector<int> patch;
+      if (shell) {  // each vertex follows the coarse triangle of its map's first three nodes
+        std::vector<std::array<int, 3>> triangle_nodes;
+        for (const auto& [fine, col] : local) {
+          std::array<int, 3> n;
+          for (int j = 0; j < 3; ++j) n[std::size_t(j)] = b.node_offset + b.map->nodes(fine, j);
+          triangle_nodes.push_back(n);
+        }
+        patch = patches_.add_triangles(triangle_nodes, rest_nodes, 2.0 * b.half_thickness);
+      } else {
+        std::vector<std::array<int, 4>> tet_nodes;
+        for (const auto& [fine, col] : local) {
+          std::array<int, 4> n;
+          for (int j = 0; j < 4; ++j) n[std::size_t(j)] = b.node_offset + b.map->nodes(fine, j);
+          tet_nodes.push_back(n);
+        }
+        patch = patches_.add(tet_nodes, rest_nodes);
       }
-      const std::vector<int> patch = patches_.add(tet_nodes, rest_nodes);
       mesh_.vertex_patch.insert(mesh_.vertex_patch.end(), patch.begin(), patch.end());
       mesh_.vertex_region.insert(mesh_.vertex_region.end(), local.size(), convex_region(b, local, patch, rest_nodes));
     } else {

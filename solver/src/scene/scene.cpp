@@ -581,7 +581,7 @@ Scene scene_from_json(nlohmann::json doc, const std::string& path, const SceneOv
   }
   if (root.has("solver")) {
     const Field s = root.child("solver");
-    s.require_known_keys({"newton_tol", "max_newton_iters", "hessian"});
+    s.require_known_keys({"newton_tol", "max_newton_iters", "hessian", "affine_patches"});
     p.solver.newton_tol = s.positive_or("newton_tol", p.solver.newton_tol);
     if (s.has("max_newton_iters")) {
       const double n = s.at("max_newton_iters").positive();
@@ -599,6 +599,7 @@ Scene scene_from_json(nlohmann::json doc, const std::string& path, const SceneOv
       else
         h.fail("expected \"exact_if_definite\" or \"projected\"");
     }
+    p.solver.affine_patches = s.boolean_or("affine_patches", p.solver.affine_patches);
   }
   if (root.has("ground")) {
     root.child("ground").require_known_keys({"height"});

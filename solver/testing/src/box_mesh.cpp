@@ -53,4 +53,20 @@ SurfaceMesh box_surface(const Vec3& lo, const Vec3& hi, int nx, int ny, int nz) 
   return extract_surface(box_tet_mesh(lo, hi, nx, ny, nz));
 }
 
+SurfaceMesh grid_surface(int nx, int ny, double a, double b, const Vec3& origin, const Vec3& u, const Vec3& v) {
+  SurfaceMesh m;
+  m.vertices.resize((nx + 1) * (ny + 1), 3);
+  auto id = [&](int i, int j) { return i + (nx + 1) * j; };
+  for (int j = 0; j <= ny; ++j)
+    for (int i = 0; i <= nx; ++i) m.vertices.row(id(i, j)) = (origin + a * i / nx * u + b * j / ny * v).transpose();
+  m.faces.resize(2 * nx * ny, 3);
+  int k = 0;
+  for (int j = 0; j < ny; ++j)
+    for (int i = 0; i < nx; ++i) {
+      m.faces.row(k++) << id(i, j), id(i + 1, j), id(i + 1, j + 1);
+      m.faces.row(k++) << id(i, j), id(i + 1, j + 1), id(i, j + 1);
+    }
+  return m;
+}
+
 }  // namespace eipc

@@ -6,22 +6,6 @@
 
 namespace eipc::test {
 
-SurfaceMesh grid_surface(int nx, int ny, double a, double b, const Vec3& origin, const Vec3& u, const Vec3& v) {
-  SurfaceMesh m;
-  m.vertices.resize((nx + 1) * (ny + 1), 3);
-  auto id = [&](int i, int j) { return i + (nx + 1) * j; };
-  for (int j = 0; j <= ny; ++j)
-    for (int i = 0; i <= nx; ++i) m.vertices.row(id(i, j)) = (origin + a * i / nx * u + b * j / ny * v).transpose();
-  m.faces.resize(2 * nx * ny, 3);
-  int k = 0;
-  for (int j = 0; j < ny; ++j)
-    for (int i = 0; i < nx; ++i) {
-      m.faces.row(k++) << id(i, j), id(i + 1, j), id(i + 1, j + 1);
-      m.faces.row(k++) << id(i, j), id(i + 1, j + 1), id(i, j + 1);
-    }
-  return m;
-}
-
 Material material(ElasticModel model, double youngs, double poisson, double density) {
   Material m;
   m.model = model;

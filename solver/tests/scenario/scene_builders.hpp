@@ -12,9 +12,6 @@ Body make_box(const std::string& name, const Vec3& lo, const Vec3& hi, int n, co
 /// A kinematic box (its tets are ignored) following `motion`.
 Body make_kinematic_box(const std::string& name, const Vec3& lo, const Vec3& hi, Motion motion);
 Material material(ElasticModel model, double youngs, double poisson, double density);
-/// nx x ny cells over [0, a] x [0, b] in the plane of unit vectors u, v from `origin`,
-/// each split along its (i, j)-(i+1, j+1) diagonal; vertex (i, j) has index i + (nx + 1) j.
-SurfaceMesh grid_surface(int nx, int ny, double a, double b, const Vec3& origin, const Vec3& u, const Vec3& v);
 
 /// Centre of mass (mean of full-resolution vertices, uniform for a regular box) of a body.
 Vec3 body_centroid(const TimeStepper& sim, int body);

@@ -10,6 +10,7 @@
 #include "eipc/distance/edge_edge.hpp"
 #include "eipc/distance/point_triangle.hpp"
 #include "eipc/mesh/surface.hpp"
+#include "eipc/testing/box_mesh.hpp"
 
 #include <Eigen/QR>
 #include <catch2/catch.hpp>
@@ -20,10 +21,10 @@ using namespace eipc;
 
 namespace {
 
-/// A full-space shell on test::grid_surface.
+/// A full-space shell on grid_surface.
 Body sheet(const std::string& name, int nx, int ny, double a, double b, const Vec3& origin, const Vec3& u,
            const Vec3& v, double thickness, const Material& m) {
-  const SurfaceMesh g = test::grid_surface(nx, ny, a, b, origin, u, v);
+  const SurfaceMesh g = grid_surface(nx, ny, a, b, origin, u, v);
   return make_shell_body(name, g.vertices, g.faces, thickness, m);
 }
 

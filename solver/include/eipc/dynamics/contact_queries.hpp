@@ -12,6 +12,17 @@
 
 namespace eipc {
 
+/// How far an affine patch may stretch at the start of a move for its pairs
+/// to be left out (AffinePatches::trusted): max_stretch (1 - offset_loss o)
+/// for pairs at contact offset o, so that none of them could have stopped the
+/// CCD; for patches that shorten no direction below `min_stretch`.
+struct PatchStretchBound {
+  double max_stretch;
+  double offset_loss;
+};
+PatchStretchBound patch_stretch_bound(double min_stretch, double ccd_separation_ratio, double dhat,
+                                      double max_contact_offset);
+
 class ContactQueries {
 public:
   /// Keeps references to all three; `times` receives the broad-phase and CCD seconds.

@@ -32,6 +32,10 @@ struct SolverParams {
   /// per contact (projected Newton) only when the exact one is not positive
   /// definite; false: always projected (docs/design.md §3).
   bool exact_hessian_first = true;
+  /// false: no pair is left out for lying in a trusted affine patch or convex
+  /// region (every pair tested, as in full space). The same solutions; there
+  /// to measure what the patches save (docs/embedding.md, docs/performance.md).
+  bool affine_patches = true;
 };
 
 struct SimulationParams {

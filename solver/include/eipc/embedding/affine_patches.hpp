@@ -12,6 +12,11 @@
 // the map stretches it by an average of the tets' F. The same bound then holds
 // for all of the body's pairs, less a term for primitives that straddle tets
 // (docs/performance.md, "Convex regions").
+//
+// An embedded shell's fine vertices that follow one coarse triangle are a
+// patch too: they lie in its plane and move by x = F X + c with F (3 x 2) from
+// its three nodes, so its pairs are sigma_min(F) times their rest distance
+// apart, as a tet's are (docs/elasticity.md, "Embedded shells").
 #pragma once
 
 #include "eipc/common.hpp"
@@ -29,6 +34,15 @@ public:
   /// body: the vertex is its own node) or span a flat tet is in no patch.
   /// Returns the patch of each vertex (-1: none).
   std::vector<int> add(const std::vector<std::array<int, 4>>& nodes, const Positions& rest_nodes);
+
+  /// Adds the patches of one embedded shell: `nodes` are the coarse triangle's
+  /// three nodes of each of `vertices` (global node indices), which lie in its
+  /// plane at rest; `offset` is the contact offset of its pairs with each other
+  /// (the shell's thickness). Three nodes that are not distinct (a full-space
+  /// shell) or span a degenerate triangle give no patch. Returns the patch of
+  /// each vertex (-1: none).
+  std::vector<int> add_triangles(const std::vector<std::array<int, 3>>& nodes, const Positions& rest_nodes,
+                                 double offset);
 
   /// Adds a convex region made of `tets` (global node indices, two or more,
   /// none flat) if their union is convex; numbered after the patches added
@@ -55,18 +69,29 @@ public:
   /// (|F_ref| + D + D / c). D bounds what primitives that straddle tets lose;
   /// pairs closer at rest than dhat / min_stretch plus c times such a
   /// primitive's longest edge are kept (CandidateCache).
+  /// A triangle (map F, 3 x 2): the patch's conditions, with |F(q)| spectral
+  /// and max_stretch (1 - offset_loss o), o its pairs' contact offset: an
+  /// offset narrows the gap a pair keeps (ContactQueries::trusted_patches).
   /// Conservative: Frobenius norms bound the spectral ones where used.
-  std::vector<char> trusted(const Positions& q, const Positions& q_end, double min_stretch, double max_stretch) const;
+  std::vector<char> trusted(const Positions& q, const Positions& q_end, double min_stretch, double max_stretch,
+                            double offset_loss = 0.0) const;
 
 private:
-  /// One tet, or the tets of a region.
+  /// One tet, the tets of a region, or one shell triangle (no tets).
   struct Piece {
     std::vector<std::array<int, 4>> tets;
     std::vector<Mat3> rest_inverse;  ///< per tet: F = [q1 - q0, q2 - q0, q3 - q0] * rest_inverse
+    std::array<int, 3> triangle{};   ///< a shell triangle's nodes
+    /// F = [q1 - q0, q2 - q0] * this, from an orthonormal frame of its rest plane.
+    Eigen::Matrix2d triangle_rest_inverse = Eigen::Matrix2d::Zero();
+    double offset = 0.0;  ///< the contact offset of its pairs with each other
   };
   Mat3 map_at(const Positions& q, const Piece& piece, std::size_t tet) const;
+  Eigen::Matrix<double, 3, 2> triangle_map_at(const Positions& q, const Piece& piece) const;
   bool patch_trusted(const Positions& q, const Positions& q_end, const Piece& p, double min_stretch,
                      double max_stretch) const;
+  bool triangle_trusted(const Positions& q, const Positions& q_end, const Piece& p, double min_stretch,
+                        double max_stretch) const;
   bool region_trusted(const Positions& q, const Positions& q_end, const Piece& p, double min_stretch,
                       double max_stretch) const;
 

@@ -45,6 +45,15 @@ TEST_CASE("solver.hessian takes exact_if_definite or projected, nothing else", "
   CHECK_THAT(d.error_of(head + R"({"hessian": 1}, )" + kBody + "}"), Contains("solver.hessian"));
 }
 
+TEST_CASE("solver.affine_patches is true or false", "[scene]") {
+  test::SceneDir d("scene_fuzz");
+  const std::string head = R"({"format": "eipc-scene", "version": 1, "duration": 1, "dt": 0.1, "solver": )";
+  CHECK(d.error_of(head + R"({"affine_patches": false}, )" + kBody + "}") == "");
+  CHECK(d.error_of(head + R"({"affine_patches": true}, )" + kBody + "}") == "");
+  CHECK_THAT(d.error_of(head + R"({"affine_patches": 0}, )" + kBody + "}"),
+             Contains("field 'solver.affine_patches'") && Contains("true or false"));
+}
+
 TEST_CASE("contact.friction_max_rounds is an integer from 1 to 1000, friction_tol positive", "[scene]") {
   test::SceneDir d("scene_fuzz");
   const std::string head = R"({"format": "eipc-scene", "version": 1, "duration": 1, "dt": 0.1, "contact": )";

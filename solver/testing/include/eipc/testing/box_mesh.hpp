@@ -1,4 +1,4 @@
-// Box meshes for tests and simple scenes.
+// Box and grid meshes for tests and simple scenes.
 #pragma once
 
 #include "eipc/mesh/tet_mesh.hpp"
@@ -15,5 +15,9 @@ TetMesh box_tet_mesh(const Vec3& lo, const Vec3& hi, int nx = 1, int ny = 1, int
 /// The closed, outward-oriented boundary of box_tet_mesh(lo, hi, nx, ny, nz) (surface
 /// vertices only, in increasing grid index); 2 triangles per boundary cell face.
 SurfaceMesh box_surface(const Vec3& lo, const Vec3& hi, int nx = 1, int ny = 1, int nz = 1);
+
+/// nx x ny cells over [0, a] x [0, b] in the plane of unit vectors u, v from `origin`,
+/// each split along its (i, j)-(i+1, j+1) diagonal; vertex (i, j) has index i + (nx + 1) j.
+SurfaceMesh grid_surface(int nx, int ny, double a, double b, const Vec3& origin, const Vec3& u, const Vec3& v);
 
 }  // namespace eipc
