@@ -4,6 +4,7 @@
     /usr/bin/python3 analysis/peers_search.py SCENE ENGINE [--build build] [--work /tmp/eipc-search]
         [--out results] [--max-wall 900] [--max-load 0.5] [--wait 300] [--top 4] [--repeats 3]
         [--max-redo 5] [--configs I,J,...] [--stage1 CSV] [--screen-wait S] [--min-cpu-share 0.9] [--screen-only]
+        [--resume]
 
 SCENE: cube_squeeze, bubble_grasp_teddy or finray_plate_rack; ENGINE: eipc, mujoco, bullet, drake
 or mujoco-flex (where GRIDS has the pair).
@@ -295,7 +296,8 @@ def timed_run(cmd, stdout):
 
 
 def believable(wall, cpu, load, args):
-    return load < args.max_load and cpu >= args.min_cpu_share * wall
+    """A time taken on a quiet machine with (nearly) a whole core; unknown times are not."""
+    return None not in (wall, cpu, load) and load < args.max_load and cpu >= args.min_cpu_share * wall
 
 
 def spread(values, fmt="{:.2f}"):
@@ -309,10 +311,17 @@ def screen(args, cfg, cmd_of, plan, ref_lift):
     for n, opts, same in plan:
         stem = os.path.join(args.work_dir, f"run{n:03d}")
         cmd = cmd_of(opts) + ["--out", stem + ".h5"]
-        print("+", " ".join(cmd), file=sys.stderr, flush=True)
-        with open(stem + ".json", "w") as out:
-            wait_for_load(args.max_load, args.screen_wait)  # the previous runs raise the load
-            code, wall, cpu, load = timed_run(cmd, out)
+        finished = stem + ".run.json"  # the finished run's exit, times and load: --resume reuses it
+        if args.resume and os.path.exists(finished) and json.load(open(finished))["cmd"] == cmd:
+            print("= reused", stem, file=sys.stderr, flush=True)
+            code, wall, cpu, load = (json.load(open(finished))[k] for k in ("exit", "wall", "cpu", "load"))
+        else:
+            print("+", " ".join(cmd), file=sys.stderr, flush=True)
+            with open(stem + ".json", "w") as out:
+                wait_for_load(args.max_load, args.screen_wait)  # the previous runs raise the load
+                code, wall, cpu, load = timed_run(cmd, out)
+            with open(finished, "w") as f:
+                json.dump(dict(cmd=cmd, exit=code, wall=wall, cpu=cpu, load=load), f)
         row = dict(n=n, opts=opts, config=label(opts), settings_file="yes" if same else "", exit=code,
                    load=load_text(load), wall="", cpu="")
         if believable(wall, cpu, load, args):
@@ -427,6 +436,9 @@ def main():
     ap.add_argument("--stage1", metavar="CSV",
                     help="take stage 1 from an earlier screening's CSV (OUT/peers_search/<scene>_<engine>.csv) instead of "
                          "running it: outcomes need no quiet machine, so only stage 2 runs")
+    ap.add_argument("--resume", action="store_true",
+                    help="stage 1 reuses a run of the same command that finished in --work (its exit, times and "
+                         "load kept beside it), so a stopped screening goes on where it stopped")
     ap.add_argument("--screen-only", action="store_true",
                     help="stop after stage 1 (its tables written; stage 2 shown as pending): outcomes on a busy machine")
     args = ap.parse_args()

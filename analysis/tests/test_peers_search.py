@@ -10,7 +10,7 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from peers_search import earlier_screening, is_settings_file, kept_in_table, label, rule_run  # noqa: E402
+from peers_search import earlier_screening, is_settings_file, kept_in_table, label, rule_run, screen  # noqa: E402
 
 
 class Decisions(unittest.TestCase):
@@ -93,6 +93,25 @@ class Decisions(unittest.TestCase):
                 kept("Winner: **dt=0.01 embedding=low**, wall 1 [1–1] s")
             self.assertIsNone(kept_in_table("finray_plate_rack", "eipc", d))  # no table: not searched
             self.assertIsNone(kept_in_table("cube_squeeze", "eipc", d))  # no grid
+
+    def test_resume_reuses_a_finished_run_of_the_same_command_only(self):
+        with tempfile.TemporaryDirectory() as d:
+            counter = os.path.join(d, "runs")
+            # A stand-in engine that counts its runs and writes no trajectory.
+            code = f"open({counter!r}, 'a').write('x')"
+            args = types.SimpleNamespace(work_dir=d, resume=True, max_load=1e9, screen_wait=0, min_cpu_share=0.0,
+                                         scene="cube_squeeze")
+            plan = [(0, {"dt": 0.02}, False)]
+
+            def runs(cmd_opts):
+                rows = screen(args, None, lambda opts: [sys.executable, "-c", code] + cmd_opts, plan, 0.1)
+                self.assertEqual(rows[0]["exit"], 0)
+                return len(open(counter).read())
+            self.assertEqual(runs([]), 1)
+            self.assertEqual(runs([]), 1)  # finished before: reused, with its exit code
+            self.assertEqual(runs(["--other"]), 2)  # another command: run again
+            args.resume = False
+            self.assertEqual(runs(["--other"]), 3)
 
 
 if __name__ == "__main__":
