@@ -1,7 +1,5 @@
 #include "eipc/geometry/aabb_tree.hpp"
 
-#include <tbb/parallel_invoke.h>
-
 #include <algorithm>
 #include <stdexcept>
 
@@ -9,7 +7,6 @@ namespace eipc {
 
 namespace {
 constexpr int kLeafSize = 8;
-constexpr int kParallelSplit = 4096;  // subtrees of at least this many boxes: both halves at once
 }
 
 AabbTree::AabbTree(std::vector<Aabb> boxes) : boxes_(std::move(boxes)) {
@@ -19,35 +16,19 @@ AabbTree::AabbTree(std::vector<Aabb> boxes) : boxes_(std::move(boxes)) {
     order_[i] = i;
     centres[i] = boxes_[i].lo + boxes_[i].hi;
   }
-  if (boxes_.empty()) return;
-  // A subtree's shape depends only on its box count, so its node and leaf counts are known
-  // before it is built: each half gets its own slice of nodes_ and leaves_ (preorder, as a
-  // serial build numbers them) and large halves are built in parallel, to the same tree.
-  std::map<int, Counts> counts;
-  count_subtree(size(), counts);
-  nodes_.resize(std::size_t(counts.at(size()).nodes));
-  leaves_.resize(std::size_t(counts.at(size()).leaves));
-  split(0, 0, size(), 0, centres, counts);
+  nodes_.reserve(2 * boxes_.size() / kLeafSize + 2);
+  if (!boxes_.empty()) split(0, size(), centres);
   fit_node_boxes();
 }
 
-AabbTree::Counts AabbTree::count_subtree(int n, std::map<int, Counts>& counts) {
-  if (const auto it = counts.find(n); it != counts.end()) return it->second;
-  Counts c{1, 1};
-  if (n > kLeafSize) {
-    const Counts left = count_subtree(n / 2, counts), right = count_subtree(n - n / 2, counts);
-    c = {1 + left.nodes + right.nodes, left.leaves + right.leaves};
-  }
-  return counts[n] = c;
-}
-
-void AabbTree::split(int id, int begin, int end, int leaf, const std::vector<Eigen::Array3d>& centres,
-                     const std::map<int, Counts>& counts) {
-  nodes_[std::size_t(id)].begin = begin;
-  nodes_[std::size_t(id)].end = end;
+int AabbTree::split(int begin, int end, const std::vector<Eigen::Array3d>& centres) {
+  const int id = static_cast<int>(nodes_.size());
+  nodes_.emplace_back();
+  nodes_[id].begin = begin;
+  nodes_[id].end = end;
   if (end - begin <= kLeafSize) {
-    leaves_[std::size_t(leaf)] = id;
-    return;
+    leaves_.push_back(id);
+    return id;
   }
   Eigen::Array3d lo = centres[order_[begin]], hi = lo;
   for (int i = begin + 1; i < end; ++i) {
@@ -62,18 +43,11 @@ void AabbTree::split(int id, int begin, int end, int leaf, const std::vector<Eig
     const double ca = centres[a][axis], cb = centres[b][axis];
     return ca < cb || (ca == cb && a < b);
   });
-  const Counts left = counts.at(mid - begin);
-  const int left_id = id + 1, right_id = id + 1 + left.nodes;
-  nodes_[std::size_t(id)].left = left_id;
-  nodes_[std::size_t(id)].right = right_id;
-  const auto build_left = [&] { split(left_id, begin, mid, leaf, centres, counts); };
-  const auto build_right = [&] { split(right_id, mid, end, leaf + left.leaves, centres, counts); };
-  if (end - begin >= kParallelSplit) {
-    tbb::parallel_invoke(build_left, build_right);
-  } else {
-    build_left();
-    build_right();
-  }
+  const int left = split(begin, mid, centres);
+  const int right = split(mid, end, centres);
+  nodes_[id].left = left;
+  nodes_[id].right = right;
+  return id;
 }
 
 void AabbTree::refit(std::vector<Aabb> boxes) {

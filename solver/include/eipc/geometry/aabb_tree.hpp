@@ -6,7 +6,6 @@
 #include <emmintrin.h>
 
 #include <limits>
-#include <map>
 #include <vector>
 
 namespace eipc {
@@ -67,15 +66,8 @@ private:
     int left = -1, right = -1;  ///< children; -1 for a leaf
     int begin = 0, end = 0;     ///< its boxes' range in order_
   };
-  struct Counts {
-    int nodes = 0, leaves = 0;
-  };
-  /// Nodes and leaves of a subtree of n boxes (memoized: two sizes per depth).
-  static Counts count_subtree(int n, std::map<int, Counts>& counts);
-  /// Node `id` of order_[begin, end), its first leaf `leaf`, split at the median centre along
-  /// the widest axis, its children numbered in preorder after it.
-  void split(int id, int begin, int end, int leaf, const std::vector<Eigen::Array3d>& centres,
-             const std::map<int, Counts>& counts);
+  /// Node of order_[begin, end), split at the median centre along the widest axis; its index.
+  int split(int begin, int end, const std::vector<Eigen::Array3d>& centres);
   /// Every node's box from its boxes (leaves) or its children's, bottom-up.
   void fit_node_boxes();
 

@@ -297,10 +297,9 @@ TEST_CASE("a box tree queried from a leaf on finds exactly the overlapping boxes
   CHECK(found > 100);
 }
 
-TEST_CASE("a large box tree, built in parallel, answers like brute force and is the same every build",
-          "[contact][broad_phase]") {
+TEST_CASE("a large box tree answers like brute force and is the same every build", "[contact][broad_phase]") {
   std::mt19937 rng(11);
-  const std::vector<Aabb> boxes = random_unit_boxes(20011, 0.01, rng);  // halves above the parallel threshold
+  const std::vector<Aabb> boxes = random_unit_boxes(20011, 0.01, rng);
   const AabbTree tree(boxes), again(boxes);
   // Leaves in order_ order: contiguous ranges covering every box once, the same in both builds.
   REQUIRE(tree.num_leaves() == again.num_leaves());
