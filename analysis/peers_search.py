@@ -312,9 +312,10 @@ def screen(args, cfg, cmd_of, plan, ref_lift):
         stem = os.path.join(args.work_dir, f"run{n:03d}")
         cmd = cmd_of(opts) + ["--out", stem + ".h5"]
         finished = stem + ".run.json"  # the finished run's exit, times and load: --resume reuses it
-        if args.resume and os.path.exists(finished) and json.load(open(finished))["cmd"] == cmd:
+        earlier = json.load(open(finished)) if args.resume and os.path.exists(finished) else None
+        if earlier and earlier["cmd"] == cmd:
             print("= reused", stem, file=sys.stderr, flush=True)
-            code, wall, cpu, load = (json.load(open(finished))[k] for k in ("exit", "wall", "cpu", "load"))
+            code, wall, cpu, load = (earlier[k] for k in ("exit", "wall", "cpu", "load"))
         else:
             print("+", " ".join(cmd), file=sys.stderr, flush=True)
             with open(stem + ".json", "w") as out:

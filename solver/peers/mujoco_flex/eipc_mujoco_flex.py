@@ -144,6 +144,7 @@ class FlexEngine:
         self.np, self.mj = np, mujoco
         self.run, self.opts = run, opts
         self.bodies = run.bodies
+        self.rest = [np.array(b["rest"], float) for b in self.bodies]  # once: a stored frame needs the rigid ones
         h = run.dt
         self.substeps = max(1, math.ceil(h / opts.max_substep - 1e-9)) if opts.max_substep > 0 else 1
         self.h = h / self.substeps
@@ -216,7 +217,7 @@ class FlexEngine:
         mujoco.mj_forward(m, self.data)
         self.state_ready = False
         for k, x in enumerate(self._positions(self.data)):
-            rest = np.array(self.bodies[k]["rest"])
+            rest = self.rest[k]
             if x.shape != rest.shape or np.abs(x - rest).max() > 1e-12:
                 raise RuntimeError(f"MuJoCo's vertices of '{self.bodies[k]['name']}' are not the scene's (off by "
                                    f"{np.abs(x - rest).max():.3g} m)")
@@ -321,7 +322,7 @@ class FlexEngine:
     def _add_flex(self, k):
         np, o = self.np, self.opts
         b = self.bodies[k]
-        rest = np.array(b["rest"], float)
+        rest = self.rest[k]
         tets = np.array(b["tets"], int)
         mat = b["material"]
         masses, volume = lumped_masses(np, rest, tets, mat["density"])
@@ -371,7 +372,7 @@ class FlexEngine:
         (PeerRun.convex_pieces, --piece-size), so both MuJoCo peers collide the same shapes."""
         np, o = self.np, self.opts
         b = self.bodies[k]
-        rest = np.array(b["rest"], float)
+        rest = self.rest[k]
         pieces = self.run.convex_pieces(k, o.piece_size)
         origin = np.zeros(3)
         if self.roles[k] == "rigid":
@@ -422,20 +423,19 @@ class FlexEngine:
     def _positions(self, data):
         """Every scene body's full-resolution vertices in `data`: a flex's vertices, a rigid
         body's rest vertices moved by its pose, a static body's rest vertices."""
-        np, m = self.np, self.model
+        m = self.model
         out = []
-        for k, b in enumerate(self.bodies):
+        for k, rest in enumerate(self.rest):
             if k in self.flex_of:
                 f = self.flex_of[k]
                 a, n = m.flex_vertadr[f], m.flex_vertnum[f]
                 out.append(data.flexvert_xpos[a:a + n].copy())
-                continue
-            rest = np.array(b["rest"], float)
-            if k in self.rigid_of:
+            elif k in self.rigid_of:
                 i = self.rigid_of[k]
                 # The body's frame is at the centre of mass, the world's axes at rest.
-                rest = (rest - self.centres[k]) @ data.xmat[i].reshape(3, 3).T + data.xpos[i]
-            out.append(rest)
+                out.append((rest - self.centres[k]) @ data.xmat[i].reshape(3, 3).T + data.xpos[i])
+            else:
+                out.append(rest.copy())
         return out
 
     def _stored_state(self):
@@ -460,7 +460,8 @@ class FlexEngine:
             "ls_iterations": o.ls_iterations, "cone": o.cone, "impratio": o.impratio, "margin": o.margin,
             "solref": list(o.solref), "solimp": list(o.solimp), "selfcollide": o.selfcollide,
             "activelayers": o.activelayers, "friction": [self.mu, 0.005, 0.0001],
-            "drive": "servo: finger bodies on x, y, z slide joints, position + velocity actuators, gravcomp 1",
+            "drive": "servo: finger bodies on x, y, z slide joints (then a hinge about the pivot per turning Euler "
+                     "angle), position + velocity actuators, gravcomp 1",
             "servo_kp": list(o.servo_kp), "servo_kp_rotation": o.servo_kp_rotation or None,
             "servo_damping_ratio": o.servo_damping_ratio, "piece_size": o.piece_size,
             "finger_mass": o.finger_mass, "force_limit": o.force_limit or None, "memory": o.memory or None,
