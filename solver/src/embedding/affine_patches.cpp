@@ -24,45 +24,41 @@ Mat3 edge_matrix(const Positions& q, const std::array<int, 4>& n) {
 
 }  // namespace
 
-std::vector<int> AffinePatches::add(const std::vector<std::array<int, 4>>& nodes, const Positions& rest_nodes) {
-  std::map<std::array<int, 4>, int> patch_of;  // sorted nodes -> patch
+namespace {
+
+/// Each point's patch: points with the same distinct nodes (in any order) share one, made
+/// once by `make(sorted nodes)` (a patch index, or -1 where its map is ill-determined);
+/// -1 for points whose nodes repeat.
+template <std::size_t N, class Make>
+std::vector<int> patch_per_node_set(const std::vector<std::array<int, N>>& nodes, Make&& make) {
+  std::map<std::array<int, N>, int> patch_of;  // sorted nodes -> patch
   std::vector<int> out(nodes.size(), -1);
   for (std::size_t v = 0; v < nodes.size(); ++v) {
-    std::array<int, 4> key = nodes[v];
+    std::array<int, N> key = nodes[v];
     std::sort(key.begin(), key.end());
-    if (std::adjacent_find(key.begin(), key.end()) != key.end()) continue;  // not four distinct nodes
-    const auto found = patch_of.find(key);
-    if (found != patch_of.end()) {
-      out[v] = found->second;
-      continue;
-    }
-    const Mat3 D = edge_matrix(rest_nodes, key);
-    // A flat or tiny tet: its map is ill-determined, leave its vertices out.
-    if (!(std::abs(D.determinant()) > 1e-12 * std::pow(D.norm(), 3))) {
-      patch_of.emplace(key, -1);
-      continue;
-    }
-    const int patch = size();
-    patch_of.emplace(key, patch);
-    pieces_.push_back({{key}, {D.inverse()}});
-    out[v] = patch;
+    if (std::adjacent_find(key.begin(), key.end()) != key.end()) continue;  // not N distinct nodes
+    auto found = patch_of.find(key);
+    if (found == patch_of.end()) found = patch_of.emplace(key, make(key)).first;
+    out[v] = found->second;
   }
   return out;
 }
 
+}  // namespace
+
+std::vector<int> AffinePatches::add(const std::vector<std::array<int, 4>>& nodes, const Positions& rest_nodes) {
+  return patch_per_node_set(nodes, [&](const std::array<int, 4>& key) {
+    const Mat3 D = edge_matrix(rest_nodes, key);
+    // A flat or tiny tet: its map is ill-determined, leave its vertices out.
+    if (!(std::abs(D.determinant()) > 1e-12 * std::pow(D.norm(), 3))) return -1;
+    pieces_.push_back({{key}, {D.inverse()}});
+    return size() - 1;
+  });
+}
+
 std::vector<int> AffinePatches::add_triangles(const std::vector<std::array<int, 3>>& nodes,
                                               const Positions& rest_nodes, double offset) {
-  std::map<std::array<int, 3>, int> patch_of;  // sorted nodes -> patch
-  std::vector<int> out(nodes.size(), -1);
-  for (std::size_t v = 0; v < nodes.size(); ++v) {
-    std::array<int, 3> key = nodes[v];
-    std::sort(key.begin(), key.end());
-    if (std::adjacent_find(key.begin(), key.end()) != key.end()) continue;  // not three distinct nodes
-    const auto found = patch_of.find(key);
-    if (found != patch_of.end()) {
-      out[v] = found->second;
-      continue;
-    }
+  return patch_per_node_set(nodes, [&](const std::array<int, 3>& key) {
     // The rest edges in an orthonormal frame (u, w) of the triangle's plane.
     const Vec3 a = rest_nodes.row(key[0]).transpose();
     const Vec3 e1 = rest_nodes.row(key[1]).transpose() - a, e2 = rest_nodes.row(key[2]).transpose() - a;
@@ -70,20 +66,14 @@ std::vector<int> AffinePatches::add_triangles(const std::vector<std::array<int, 
     const Vec3 w = (e2 - e2.dot(u) * u).normalized();
     Eigen::Matrix2d E;
     E << e1.dot(u), e2.dot(u), e1.dot(w), e2.dot(w);
-    if (!(std::abs(E.determinant()) > 1e-12 * E.squaredNorm())) {  // degenerate: ill-determined map
-      patch_of.emplace(key, -1);
-      continue;
-    }
-    const int patch = size();
-    patch_of.emplace(key, patch);
+    if (!(std::abs(E.determinant()) > 1e-12 * E.squaredNorm())) return -1;  // degenerate: ill-determined map
     Piece piece;
     piece.triangle = key;
     piece.triangle_rest_inverse = E.inverse();
     piece.offset = offset;
     pieces_.push_back(piece);
-    out[v] = patch;
-  }
-  return out;
+    return size() - 1;
+  });
 }
 
 int AffinePatches::add_region(const std::vector<std::array<int, 4>>& tets, const Positions& rest_nodes) {
