@@ -300,6 +300,17 @@ def believable(wall, cpu, load, args):
     return None not in (wall, cpu, load) and load < args.max_load and cpu >= args.min_cpu_share * wall
 
 
+def reusable(earlier, cmd):
+    """Whether a finished run (its sidecar) is the run cmd would make: the same command, or one that
+    differs only by a smaller --max-wall it finished within (exit 0), so the limit never acted."""
+    def without_limit(c):
+        i = c.index("--max-wall") if "--max-wall" in c else None
+        return (c, None) if i is None else (c[:i] + c[i + 2:], float(c[i + 1]))
+    (before, limit_before), (now, limit_now) = without_limit(earlier["cmd"]), without_limit(cmd)
+    return earlier["cmd"] == cmd or (before == now and earlier["exit"] == 0 and None not in (limit_before, limit_now)
+                                     and limit_before <= limit_now)
+
+
 def spread(values, fmt="{:.2f}"):
     """Median [min–max]."""
     return (fmt + " [" + fmt + "–" + fmt + "]").format(statistics.median(values), min(values), max(values))
@@ -313,7 +324,7 @@ def screen(args, cfg, cmd_of, plan, ref_lift):
         cmd = cmd_of(opts) + ["--out", stem + ".h5"]
         finished = stem + ".run.json"  # the finished run's exit, times and load: --resume reuses it
         earlier = json.load(open(finished)) if args.resume and os.path.exists(finished) else None
-        if earlier and earlier["cmd"] == cmd:
+        if earlier and reusable(earlier, cmd):
             print("= reused", stem, file=sys.stderr, flush=True)
             code, wall, cpu, load = (earlier[k] for k in ("exit", "wall", "cpu", "load"))
         else:

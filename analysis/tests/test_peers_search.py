@@ -10,7 +10,7 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from peers_search import earlier_screening, is_settings_file, kept_in_table, label, rule_run, screen  # noqa: E402
+from peers_search import earlier_screening, is_settings_file, kept_in_table, label, reusable, rule_run, screen  # noqa: E402
 
 
 class Decisions(unittest.TestCase):
@@ -112,6 +112,16 @@ class Decisions(unittest.TestCase):
             self.assertEqual(runs(["--other"]), 2)  # another command: run again
             args.resume = False
             self.assertEqual(runs(["--other"]), 3)
+
+    def test_a_finished_run_is_reused_under_a_larger_wall_limit_only(self):
+        run = ["eipc-mujoco-flex", "scene.json", "--max-wall", "4500", "--out", "a.h5"]
+        longer = ["eipc-mujoco-flex", "scene.json", "--max-wall", "9000", "--out", "a.h5"]
+        shorter = ["eipc-mujoco-flex", "scene.json", "--max-wall", "900", "--out", "a.h5"]
+        self.assertTrue(reusable(dict(cmd=run, exit=0), longer))  # the limit never acted
+        self.assertFalse(reusable(dict(cmd=run, exit=3), longer))  # stopped (perhaps by the limit): run again
+        self.assertFalse(reusable(dict(cmd=run, exit=0), shorter))  # the shorter limit might stop it
+        self.assertTrue(reusable(dict(cmd=run, exit=3), run))
+        self.assertFalse(reusable(dict(cmd=run, exit=0), longer[:-1] + ["b.h5"]))
 
 
 if __name__ == "__main__":
