@@ -146,6 +146,13 @@ void fill_level(Grids& g, int l, const std::vector<Box3>& boxes, const std::vect
 }  // namespace
 
 std::vector<std::pair<int, int>> overlapping_box_pairs(const std::vector<Box3>& boxes) {
+  return overlapping_box_pairs_where(boxes, nullptr);
+}
+
+std::vector<std::pair<int, int>> overlapping_box_pairs_where(const std::vector<Box3>& boxes,
+                                                             const std::function<bool(int, int)>& keep,
+                                                             std::size_t* overlapping) {
+  if (overlapping) *overlapping = 0;
   std::vector<int> valid;  // boxes with lo <= hi (an empty box overlaps nothing)
   for (std::size_t i = 0; i < boxes.size(); ++i)
     if ((boxes[i].lo.array() <= boxes[i].hi.array()).all()) valid.push_back(static_cast<int>(i));
@@ -167,7 +174,8 @@ std::vector<std::pair<int, int>> overlapping_box_pairs(const std::vector<Box3>& 
 
   // Per box a, the partners it is compared with: on its own level those b > a, on every
   // coarser level all (a pair of two levels is found from its finer box only).
-  std::vector<std::vector<int>> partners(boxes.size());
+  std::vector<std::vector<int>> partners(boxes.size());  // those kept
+  std::vector<std::size_t> found(boxes.size(), 0);       // all overlapping
   tbb::parallel_for(std::size_t(0), valid.size(), [&](std::size_t v) {
     const int a = valid[v];
     const Box3& box = boxes[a];
@@ -188,12 +196,16 @@ std::vector<std::pair<int, int>> overlapping_box_pairs(const std::vector<Box3>& 
           const int b = e->box;
           if (!box.overlaps(boxes[b])) continue;
           const Cell& blo = lo_cell[b];  // on level l, b's own: the overlap's lower corner is in this cell only
-          if (key_of({std::max(alo[0], blo[0]), std::max(alo[1], blo[1]), std::max(alo[2], blo[2])}) == key)
-            out.push_back(b);
+          if (key_of({std::max(alo[0], blo[0]), std::max(alo[1], blo[1]), std::max(alo[2], blo[2])}) != key) continue;
+          ++found[a];
+          if (!keep || keep(std::min(a, b), std::max(a, b))) out.push_back(b);
         }
       });
     }
   });
+
+  if (overlapping)
+    for (std::size_t f : found) *overlapping += f;
 
   // Sorted pair list: rows by the smaller index (counting), each row sorted.
   std::vector<std::size_t> row(boxes.size() + 1, 0);

@@ -64,24 +64,18 @@ FrameCheck check_frame(const std::vector<BodyState>& bodies, std::optional<doubl
 
   // Triangle pairs: overlapping exact closed boxes, then exact adjacency-aware tests.
   using Clock = std::chrono::steady_clock;
-  const auto broad_start = Clock::now();
-  const auto pairs = overlapping_box_pairs(boxes);
-  out.candidate_pairs = pairs.size();
-  const auto pairs_start = Clock::now();
-  out.broad_seconds = std::chrono::duration<double>(pairs_start - broad_start).count();
-  std::vector<char> hit(pairs.size(), 0);
-  tbb::parallel_for(std::size_t(0), pairs.size(), [&](std::size_t i) {
-    hit[i] = triangles_intersect(tris.ref(bodies, pairs[i].first), tris.ref(bodies, pairs[i].second));
-  });
-  out.pair_seconds = std::chrono::duration<double>(Clock::now() - pairs_start).count();
-  for (std::size_t i = 0; i < pairs.size(); ++i)
-    if (hit[i]) {
-      ++out.triangle_pairs;
-      const auto [s, t] = pairs[i];
-      const Violation hit{ViolationKind::triangle_pair, tris.body[s], tris.local[s], tris.body[t], tris.local[t]};
-      record(hit);
-      out.body_hits.push_back(hit);
-    }
+  const auto start = Clock::now();
+  // The exact test runs as the grid finds each pair, so no list of every candidate is made.
+  const auto hits = overlapping_box_pairs_where(
+      boxes, [&](int s, int t) { return triangles_intersect(tris.ref(bodies, s), tris.ref(bodies, t)); },
+      &out.candidate_pairs);
+  out.pair_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  for (const auto& [s, t] : hits) {
+    ++out.triangle_pairs;
+    const Violation hit{ViolationKind::triangle_pair, tris.body[s], tris.local[s], tris.body[t], tris.local[t]};
+    record(hit);
+    out.body_hits.push_back(hit);
+  }
 
   // Whole-body containment: with no surface crossing, a body is inside another
   // iff any one of its vertices is; test one surface vertex per ordered pair.

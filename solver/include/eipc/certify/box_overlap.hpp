@@ -5,6 +5,8 @@
 
 #include "eipc/common.hpp"
 
+#include <cstddef>
+#include <functional>
 #include <limits>
 #include <utility>
 #include <vector>
@@ -23,5 +25,12 @@ struct Box3 {
 
 /// Every pair (i, j), i < j, of boxes whose closed extents overlap, sorted.
 std::vector<std::pair<int, int>> overlapping_box_pairs(const std::vector<Box3>& boxes);
+
+/// The overlapping pairs (i, j), i < j, for which keep(i, j) is true, sorted; keep is called
+/// once per overlapping pair, from several threads at once, as the pair is found (no list of
+/// every pair is made). `overlapping`, when given, receives how many pairs overlap.
+std::vector<std::pair<int, int>> overlapping_box_pairs_where(const std::vector<Box3>& boxes,
+                                                             const std::function<bool(int, int)>& keep,
+                                                             std::size_t* overlapping = nullptr);
 
 }  // namespace eipc::certify
