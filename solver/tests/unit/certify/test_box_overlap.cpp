@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <cmath>
 #include <random>
 
@@ -48,7 +49,26 @@ TEST_CASE("grid broad phase finds exactly the overlapping closed boxes", "[certi
     if (round == 2)
       for (auto& b : boxes) b.lo.z() = b.hi.z() = 0.5;  // flat: every box in one plane
     INFO("round " << round);
-    CHECK(overlapping_box_pairs(boxes) == brute_force(boxes));
+    const auto all = brute_force(boxes);
+    CHECK(overlapping_box_pairs(boxes) == all);
+    // Filtered as found: the kept pairs, sorted, each offered once, and the count of all.
+    std::vector<std::pair<int, int>> kept;
+    for (const auto& [i, j] : all)
+      if ((i + j) % 3 == 0) kept.push_back({i, j});
+    std::vector<std::atomic<int>> offered(boxes.size() * boxes.size());
+    std::size_t overlapping = 0;
+    CHECK(overlapping_box_pairs_where(
+              boxes,
+              [&](int i, int j) {
+                ++offered[static_cast<std::size_t>(i) * boxes.size() + static_cast<std::size_t>(j)];
+                return i < j && (i + j) % 3 == 0;
+              },
+              &overlapping) == kept);
+    CHECK(overlapping == all.size());
+    std::size_t offers = 0;
+    for (const auto& n : offered) offers += static_cast<std::size_t>(n);
+    CHECK(offers == all.size());
+    for (const auto& [i, j] : all) CHECK(offered[static_cast<std::size_t>(i) * boxes.size() + static_cast<std::size_t>(j)] == 1);
   }
   CHECK(overlapping_box_pairs({}).empty());
   CHECK(overlapping_box_pairs({box(Vec3(0, 0, 0), Vec3(0, 0, 0)), box(Vec3(0, 0, 0), Vec3(0, 0, 0))}) ==
