@@ -183,6 +183,20 @@ TEST_CASE("nothing is cleared that was not checked: exit 2 naming the file and p
     CHECK(run(dir.path, err, out) == 2);
     CHECK(err.find("f1.obj: 2 bodies, frame 0 has 1") != std::string::npos);
   }
+  SECTION("of many frames read in parallel, the first bad one is named") {
+    const auto box = test::box({0, 0, 0}, {1, 1, 1});
+    for (int k = 0; k < 12; ++k) {
+      const fs::path f = dir.path / ("f" + std::string(k < 10 ? "0" : "") + std::to_string(k) + ".obj");
+      if (k == 3 || k == 5 || k == 10)
+        std::ofstream(f) << "hello\n";
+      else
+        write_obj(f, {{"a", box}});
+    }
+    CHECK(run(dir.path, err, out) == 2);
+    CHECK(err.find("f03.obj: no faces") != std::string::npos);
+    CHECK(err.find("f05") == std::string::npos);
+    CHECK(err.find("f10") == std::string::npos);
+  }
   SECTION("a file of an unknown format or not readable") {
     std::ofstream(dir.path / "frame.xyz") << "1 2 3\n";
     CHECK(run(dir.path / "frame.xyz", err, out) == 2);
