@@ -10,6 +10,7 @@
 #include "contact_conditions.hpp"
 
 #include <nlohmann/json.hpp>
+#include <tbb/task_arena.h>
 #include <tbb/task_group.h>
 
 #include <chrono>
@@ -87,7 +88,9 @@ CertifyReport certify_trajectory(const Trajectory& trajectory, const CertifyOpti
 
   // Every frame's check and every motion's are independent: they run side by side, so the
   // serial stretches of one (a grid's fill, a tree's top splits) overlap the parallel work
-  // of another. Each writes its own slot: the report does not depend on the order.
+  // of another. Each writes its own slot: the report does not depend on the order. Each is
+  // isolated: a thread waiting inside one check's loops does not start another whole check,
+  // so at most one check per thread holds its memory.
   const std::size_t n = trajectory.frames.size();
   std::vector<std::vector<BodyState>> state(n);
   for (std::size_t k = 0; k < n; ++k) state[k] = states(trajectory.frames[k], k);  // bad input before any work
@@ -96,18 +99,23 @@ CertifyReport certify_trajectory(const Trajectory& trajectory, const CertifyOpti
   tbb::task_group checks;
   for (std::size_t k = 0; k < n; ++k) {
     checks.run([&, k] {
-      const Frame& f = trajectory.frames[k];
-      FrameReport r{static_cast<int>(k), f.time, f.step, check_frame(state[k], report.ground_height, options.max_examples)};
-      if (!r.check.ok()) r.pairs = measure_penetration(state[k], r.check, report.ground_height);
-      r.check.body_hits = {};  // measured: no need to keep every hit
-      report.frames[k] = std::move(r);
+      tbb::this_task_arena::isolate([&] {
+        const Frame& f = trajectory.frames[k];
+        FrameReport r{static_cast<int>(k), f.time, f.step,
+                      check_frame(state[k], report.ground_height, options.max_examples)};
+        if (!r.check.ok()) r.pairs = measure_penetration(state[k], r.check, report.ground_height);
+        r.check.body_hits = {};  // measured: no need to keep every hit
+        report.frames[k] = std::move(r);
+      });
     });
     if (options.continuous && k > 0)
       checks.run([&, k] {
-        const Frame &prev = trajectory.frames[k - 1], &f = trajectory.frames[k];
-        report.motions[k - 1] = {static_cast<int>(k - 1), static_cast<int>(k), prev.time, f.time,
-                                 check_motion(state[k - 1], state[k], report.ground_height, options.max_examples,
-                                              !options.pairs_out.empty())};
+        tbb::this_task_arena::isolate([&] {
+          const Frame &prev = trajectory.frames[k - 1], &f = trajectory.frames[k];
+          report.motions[k - 1] = {static_cast<int>(k - 1), static_cast<int>(k), prev.time, f.time,
+                                   check_motion(state[k - 1], state[k], report.ground_height, options.max_examples,
+                                                !options.pairs_out.empty())};
+        });
       });
   }
   checks.wait();
