@@ -52,7 +52,7 @@ DTS = [0.02, 0.01, 0.005]
 # Drake also at its example's own step, 0.025 s.
 ENGINE_DTS = {"bullet": [0.01], "drake": [0.025, 0.02, 0.01, 0.005]}
 SKIP = {("finray_plate_rack", "bullet"): "explicit stability limit 2.2e-6 s: 4630 Bullet steps per 0.01 s",
-        ("finray_plate_rack", "mujoco-flex"): "20-50 min a run (two stiff full-resolution flex fingers, 20000 "
+        ("finray_plate_rack", "mujoco-flex"): "20-90 min a run (two stiff full-resolution flex fingers, 20000 "
                                               "PCG iterations a step): searched, not swept (docs/peers.md, MuJoCo 4 flex)"}
 # A sweep over h has to change the engine's own step: these engines' settings files hold a
 # max-substep (MuJoCo's 5 ms) that would make every h step at 5 ms inside, E(h) flat. Their
