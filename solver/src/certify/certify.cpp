@@ -97,25 +97,21 @@ CertifyReport certify_trajectory(const Trajectory& trajectory, const CertifyOpti
   report.frames.resize(n);
   report.motions.resize(options.continuous ? n - 1 : 0);
   tbb::task_group checks;
+  const auto run_isolated = [&checks](auto work) { checks.run([work] { tbb::this_task_arena::isolate(work); }); };
   for (std::size_t k = 0; k < n; ++k) {
-    checks.run([&, k] {
-      tbb::this_task_arena::isolate([&] {
-        const Frame& f = trajectory.frames[k];
-        FrameReport r{static_cast<int>(k), f.time, f.step,
-                      check_frame(state[k], report.ground_height, options.max_examples)};
-        if (!r.check.ok()) r.pairs = measure_penetration(state[k], r.check, report.ground_height);
-        r.check.body_hits = {};  // measured: no need to keep every hit
-        report.frames[k] = std::move(r);
-      });
+    run_isolated([&, k] {
+      const Frame& f = trajectory.frames[k];
+      FrameReport r{static_cast<int>(k), f.time, f.step, check_frame(state[k], report.ground_height, options.max_examples)};
+      if (!r.check.ok()) r.pairs = measure_penetration(state[k], r.check, report.ground_height);
+      r.check.body_hits = {};  // measured: no need to keep every hit
+      report.frames[k] = std::move(r);
     });
     if (options.continuous && k > 0)
-      checks.run([&, k] {
-        tbb::this_task_arena::isolate([&] {
-          const Frame &prev = trajectory.frames[k - 1], &f = trajectory.frames[k];
-          report.motions[k - 1] = {static_cast<int>(k - 1), static_cast<int>(k), prev.time, f.time,
-                                   check_motion(state[k - 1], state[k], report.ground_height, options.max_examples,
-                                                !options.pairs_out.empty())};
-        });
+      run_isolated([&, k] {
+        const Frame &prev = trajectory.frames[k - 1], &f = trajectory.frames[k];
+        report.motions[k - 1] = {static_cast<int>(k - 1), static_cast<int>(k), prev.time, f.time,
+                                 check_motion(state[k - 1], state[k], report.ground_height, options.max_examples,
+                                              !options.pairs_out.empty())};
       });
   }
   checks.wait();
