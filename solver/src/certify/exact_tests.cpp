@@ -65,15 +65,34 @@ int apex(const TriangleRef& x, const TriangleRef& y) {
 
 Vec3 normal(const TriangleRef& s) { return (s.p[1] - s.p[0]).cross(s.p[2] - s.p[0]); }
 
-/// Are t's corners within round-off of s's plane, in doubles? It only chooses which exact
-/// test runs first, so any answer is sound.
-bool nearly_coplanar(const TriangleRef& s, const TriangleRef& t) {
-  const Vec3 n = normal(s);
-  for (const Vec3& q : t.p) {
-    const Vec3 d = q - s.p[0];
-    if (std::abs(n.dot(d)) > 0x1p-40 * n.lpNorm<1>() * d.lpNorm<1>()) return false;
+/// The side of plane abc that d is on (+1 or -1), when the orientation computed in doubles
+/// has that sign beyond any round-off; 0 when only exact arithmetic could tell. The error
+/// of the double determinant is below 8 eps times its permanent (Shewchuk's bound for
+/// orient3d, any summation order or fused multiply-add), and the permanent is at most the
+/// product of the differences' 1-norms: the margin 2^-40 is 512 times that. Differences
+/// outside [2^-200, 2^200] are left to exact arithmetic, so no product overflows and an
+/// underflowing one errs by less than 2^-875, far below the margin.
+int certain_side(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
+  const Vec3 u = b - a, v = c - a, w = d - a;
+  const double det = u.dot(v.cross(w));
+  const double nu = u.lpNorm<1>(), nv = v.lpNorm<1>(), nw = w.lpNorm<1>();
+  const auto usable = [](double n) { return n >= 0x1p-200 && n <= 0x1p200; };
+  if (!usable(nu) || !usable(nv) || !usable(nw)) return 0;
+  const double bound = 0x1p-40 * nu * nv * nw;
+  return det > bound ? 1 : det < -bound ? -1 : 0;
+}
+
+/// Are t's corners other than the shared ones certainly on one side of s's plane? Then t
+/// meets that plane, and so s, at most in the shared corners (or the shared edge).
+bool plane_separates(const TriangleRef& s, const TriangleRef& t) {
+  int side = 0;
+  for (int k = 0; k < 3; ++k) {
+    if (t.id[k] == s.id[0] || t.id[k] == s.id[1] || t.id[k] == s.id[2]) continue;
+    const int o = certain_side(s.p[0], s.p[1], s.p[2], t.p[k]);
+    if (o == 0 || (side != 0 && o != side)) return false;
+    side = o;
   }
-  return true;
+  return side != 0;
 }
 
 using Point2 = K::Point_2;
@@ -186,9 +205,9 @@ bool triangle_is_degenerate(const Vec3& a, const Vec3& b, const Vec3& c) {
 bool triangles_intersect(const TriangleRef& s, const TriangleRef& t) {
   const Shared shared = shared_corners(s, t);
   if (shared.count >= 3) return true;
-  // Triangles in one plane make every 3-D orientation below zero, which CGAL decides only
-  // in exact arithmetic (microseconds each): the 2-D proofs first.
-  if (nearly_coplanar(s, t) && apart_in_projection(s, t, shared)) return false;
+  // Cheap proofs in doubles before CGAL, whose exact fallback for a zero orientation
+  // (triangles in one plane, corners on another face's plane) costs microseconds.
+  if (plane_separates(s, t) || plane_separates(t, s) || apart_in_projection(s, t, shared)) return false;
   if (shared.count == 0) return CGAL::do_intersect(tri(s), tri(t));
   if (shared.count == 1) {
     // Both triangles are star-shaped from v; they meet beyond v iff the edge
