@@ -527,6 +527,19 @@ public:
     return d;
   }
 
+  /// The body's full-resolution rest vertices where its scripted motion puts them at time t
+  /// (Motion::apply, the pose eipc itself prescribes), one (x, y, z) per vertex.
+  py::list posed(const py::handle& which, double t) const {
+    const Body& b = scene_.bodies[body(which)];
+    if (b.motion.empty()) bad_input(scene_.path + ": body '" + b.name + "' has no motion");
+    py::list out;
+    for (int v = 0; v < b.fine_rest.rows(); ++v) {
+      const Vec3 x = b.motion.apply(t, b.fine_rest.row(v).transpose(), b.pivot);
+      out.append(py::make_tuple(x(0), x(1), x(2)));
+    }
+    return out;
+  }
+
   /// The body as a rigid body: its tets' mass, centre and central inertia at its density
   /// (rigid_geometry.hpp, as eipc-bullet and eipc-mujoco build rigid bodies).
   py::dict mass_properties(const py::handle& which) const {
@@ -666,6 +679,8 @@ PYBIND11_MODULE(eipc, m) {
                              "material, rayleigh_beta (lists, not numpy arrays)")
       .def("motion_at", &PyPeerRun::motion_at, py::arg("body"), py::arg("t"),
            "The body's scripted motion at time t (translation, rotation_deg about its pivot)")
+      .def("posed", &PyPeerRun::posed, py::arg("body"), py::arg("t"),
+           "The body's rest vertices (those of `bodies`' rest) where its scripted motion puts them at time t")
       .def("mass_properties", &PyPeerRun::mass_properties, py::arg("body"),
            "The body's tets as a rigid body at its density: mass, centre, inertia (3x3 about the centre)")
       .def("convex_pieces", &PyPeerRun::convex_pieces, py::arg("body"), py::arg("cell"),

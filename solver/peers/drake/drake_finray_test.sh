@@ -32,17 +32,6 @@ assert summary["status"] == "complete" and summary["engine"] == "drake" and summ
 run = eipc.PeerRun(scene)
 
 
-def scripted(body, t):
-    """Where eipc's motion puts a body's vertices at time t (rotation about its pivot, R = Rz Ry Rx)."""
-    m = run.motion_at(body["name"], t)
-    ax, ay, az = np.radians(m["rotation_deg"])
-    rx = np.array([[1, 0, 0], [0, math.cos(ax), -math.sin(ax)], [0, math.sin(ax), math.cos(ax)]])
-    ry = np.array([[math.cos(ay), 0, math.sin(ay)], [0, 1, 0], [-math.sin(ay), 0, math.cos(ay)]])
-    rz = np.array([[math.cos(az), -math.sin(az), 0], [math.sin(az), math.cos(az), 0], [0, 0, 1]])
-    c = np.array(body["pivot"])
-    return (np.array(body["rest"]) - c) @ (rz @ ry @ rx).T + c + np.array(m["translation"])
-
-
 with h5py.File(f"{work}/finray_drake.h5", "r") as f:
     assert f.attrs["engine"] == "drake"
     engine = json.loads(f.attrs["engine_json"])
@@ -56,7 +45,7 @@ with h5py.File(f"{work}/finray_drake.h5", "r") as f:
         if body["prescribed_nodes"]:
             X = f[f"bodies/{body['name']}/positions"]
             for i in range(0, len(times), 10):
-                lag = max(lag, np.abs(X[i] - scripted(body, times[i])).max())
+                lag = max(lag, np.abs(X[i] - np.array(run.posed(body["name"], times[i]))).max())
     plate = f["bodies/plate/positions"]
     rise = (plate[-1].mean(0) - plate[0].mean(0))[2]
     pairs = [tuple(p) for p in f["contact/pairs"][:]]

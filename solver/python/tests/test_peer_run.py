@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import eipc
-from conftest import TEDDY
+from conftest import SOURCE_DIR, TEDDY
 
 
 class RisingEngine:
@@ -42,6 +42,25 @@ class RisingEngine:
         return [{"body_a": "teddy", "body_b": "bubble_left", "normal": [0, 0, 1.0], "friction": [0.5, 0, 0], "pairs": 3},
                 {"body_a": "bubble_right", "body_b": 0, "normal": np.array([0, 0, -1.0]), "friction": [0, 0, 0],
                  "pairs": 4}]
+
+
+def test_posed_puts_the_rest_vertices_where_the_motion_does():
+    # FinRay's carry turns the fingers 90 degrees about y: R = Rz Ry Rx about the pivot, then
+    # the translation (docs/scene-format.md), written out here independently of eipc.
+    run = eipc.PeerRun(SOURCE_DIR / "scenarios" / "finray_plate_rack.json", duration=0.01)
+    finger = next(b for b in run.bodies if b["name"] == "finger_left")
+    for t in (0.0, 1.2, 2.0, 3.5):
+        m = run.motion_at("finger_left", t)
+        ax, ay, az = np.radians(m["rotation_deg"])
+        rx = np.array([[1, 0, 0], [0, np.cos(ax), -np.sin(ax)], [0, np.sin(ax), np.cos(ax)]])
+        ry = np.array([[np.cos(ay), 0, np.sin(ay)], [0, 1, 0], [-np.sin(ay), 0, np.cos(ay)]])
+        rz = np.array([[np.cos(az), -np.sin(az), 0], [np.sin(az), np.cos(az), 0], [0, 0, 1]])
+        pivot = np.array(finger["pivot"])
+        want = (np.array(finger["rest"]) - pivot) @ (rz @ ry @ rx).T + pivot + np.array(m["translation"])
+        assert np.abs(np.array(run.posed("finger_left", t)) - want).max() < 1e-12
+    assert max(abs(a) for a in run.motion_at("finger_left", 3.5)["rotation_deg"]) > 45  # it did turn
+    with pytest.raises(eipc.InputError, match="has no motion"):
+        run.posed("plate", 1.0)
 
 
 def test_peer_run_writes_the_header_frames_and_attributes(tmp_path):
