@@ -205,8 +205,9 @@ bool triangle_is_degenerate(const Vec3& a, const Vec3& b, const Vec3& c) {
 bool triangles_intersect(const TriangleRef& s, const TriangleRef& t) {
   const Shared shared = shared_corners(s, t);
   if (shared.count >= 3) return true;
-  // Cheap proofs in doubles before CGAL, whose exact fallback for a zero orientation
-  // (triangles in one plane, corners on another face's plane) costs microseconds.
+  // Cheap proofs first (a plane test in doubles, then 2-D orientations): CGAL's 3-D test
+  // falls back to exact arithmetic, microseconds, wherever an orientation is exactly zero
+  // (triangles in one plane, corners in another face's plane).
   if (plane_separates(s, t) || plane_separates(t, s) || apart_in_projection(s, t, shared)) return false;
   if (shared.count == 0) return CGAL::do_intersect(tri(s), tri(t));
   if (shared.count == 1) {
