@@ -1,7 +1,9 @@
-// eipc embed MESH --vertices N --out EMB.msh: build an embedding mesh.
+// eipc embed MESH --vertices N --out EMB.msh: build an embedding tet mesh for a solid;
+// --out EMB.obj: a coarse triangle surface for a flat shell (sheet_embedding.hpp).
 #include "commands.hpp"
 #include "eipc/embedding/embedded_body.hpp"
 #include "eipc/embedding/lattice_embedding.hpp"
+#include "eipc/embedding/sheet_embedding.hpp"
 #include "eipc/io/output_path.hpp"
 #include "eipc/mesh/read_mesh.hpp"
 #include "eipc/mesh/surface.hpp"
@@ -17,16 +19,31 @@ void add_embed_command(CLI::App& app) {
   auto mesh_path = std::make_shared<std::string>();
   auto out = std::make_shared<std::string>();
   auto vertices = std::make_shared<int>(0);
-  CLI::App* cmd = app.add_subcommand("embed", "Build a coarse embedding tet mesh covering every vertex of a mesh");
-  cmd->add_option("mesh", *mesh_path, "tet mesh (.msh, .node/.ele, .vtk) or closed surface (.obj)")->required();
+  CLI::App* cmd = app.add_subcommand(
+      "embed", "Build a coarse embedding covering every vertex of a mesh: a tet mesh for a solid (--out .msh), a "
+               "coarse triangle surface for a flat shell (--out .obj)");
+  cmd->add_option("mesh", *mesh_path,
+                  "solid: tet mesh (.msh, .node/.ele, .vtk) or closed surface (.obj); shell: its sheet (.obj .stl .ply .vtp)")
+      ->required();
   cmd->add_option("--vertices", *vertices, "target number of embedding vertices (the result is within 20%)")
       ->required()
       ->check(CLI::PositiveNumber);
-  cmd->add_option("--out", *out, "output Gmsh mesh (.msh)")->required();
+  cmd->add_option("--out", *out, "output: Gmsh mesh (.msh) for a solid, OBJ surface (.obj) for a shell")->required();
   cmd->callback([=] {
-    if (std::filesystem::path(*out).extension() != ".msh")
-      throw InputError("--out " + *out + ": embeddings are written as Gmsh ASCII; give a file name ending in .msh");
+    const auto extension = std::filesystem::path(*out).extension();
+    if (extension != ".msh" && extension != ".obj")
+      throw InputError("--out " + *out +
+                       ": give a file name ending in .msh (a solid's tet embedding, Gmsh ASCII) or .obj (a shell's "
+                       "coarse surface)");
     prepare_output_file(*out, "--out");
+    if (extension == ".obj") {
+      const SurfaceMesh sheet = read_surface_mesh(*mesh_path);
+      const SurfaceMesh coarse = sheet_embedding(sheet.vertices, sheet.faces, *vertices, *mesh_path);
+      write_obj(*out, coarse);
+      fmt::print("shell embedding: {} vertices, {} triangles (target {}), every one of the {} vertices of {} inside one\n",
+                 coarse.num_vertices(), coarse.num_faces(), *vertices, sheet.num_vertices(), *mesh_path);
+      return;
+    }
     const bool surface = std::filesystem::path(*mesh_path).extension() == ".obj";
     Positions points;
     if (surface) {

@@ -7,6 +7,7 @@
 #include "eipc/mesh/volume.hpp"
 
 #include <catch2/catch.hpp>
+#include <fmt/core.h>
 
 #include <cstdint>
 #include <cstring>
@@ -116,4 +117,34 @@ TEST_CASE("a body starting within dhat of the ground or another body is warned o
   INFO(close.output);
   REQUIRE(close.code == 0);
   CHECK_THAT(close.output, Catch::Contains("'a' and 'b' start 0.0004 m apart"));
+}
+
+TEST_CASE("eipc embed makes a flat sheet's coarse surface, and the sheet runs embedded on it", "[cli]") {
+  Workspace w;
+  std::string obj;  // a 10 cm square sheet of 20 x 20 cells, 2 mm above the ground
+  for (int j = 0; j <= 20; ++j)
+    for (int i = 0; i <= 20; ++i) obj += fmt::format("v {} {} 0\n", 0.005 * i, 0.005 * j);
+  for (int j = 0; j < 20; ++j)
+    for (int i = 0; i < 20; ++i) {
+      const int p = 1 + j * 21 + i;
+      obj += fmt::format("f {} {} {}\nf {} {} {}\n", p, p + 1, p + 22, p, p + 22, p + 21);
+    }
+  const std::string sheet = w.write("sheet.obj", obj);
+  const std::string coarse = (w.dir / "sheet_coarse.obj").string();
+  const Result made = run_eipc("embed " + sheet + " --vertices 50 --out " + coarse);
+  INFO(made.output);
+  REQUIRE(made.code == 0);
+  CHECK_THAT(made.output, Catch::Contains("shell embedding:") && Catch::Contains("441 vertices"));
+  const std::string scene = w.write("sheet.json", R"({"format": "eipc-scene", "version": 1, "name": "sheet",
+    "duration": 0.02, "dt": 0.01, "ground": {"height": 0.0},
+    "bodies": [{"name": "sheet", "mesh": ")" + sheet + R"(", "embedding": "coarse",
+      "embeddings": {"coarse": ")" + coarse + R"("},
+      "material": {"model": "stvk_shell", "thickness": 0.001, "youngs": 1e5, "poisson": 0.3, "density": 500},
+      "transform": {"translation": [0, 0, 0.002]}}]})");
+  const Result ran = run_eipc("run " + scene + " --out " + (w.dir / "sheet.h5").string());
+  INFO(ran.output);
+  CHECK(ran.code == 0);
+  const Result wrong = run_eipc("embed " + sheet + " --vertices 50 --out " + (w.dir / "c.stl").string());
+  CHECK(wrong.code == 2);
+  CHECK_THAT(wrong.output, Catch::Contains(".msh") && Catch::Contains(".obj"));
 }
