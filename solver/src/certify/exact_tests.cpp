@@ -56,10 +56,12 @@ Shared shared_corners(const TriangleRef& s, const TriangleRef& t) {
   return out;
 }
 
+bool has_corner(const TriangleRef& x, long id) { return x.id[0] == id || x.id[1] == id || x.id[2] == id; }
+
 /// Of triangles sharing an edge: the corner of x whose id y lacks.
 int apex(const TriangleRef& x, const TriangleRef& y) {
   for (int i = 0; i < 3; ++i)
-    if (x.id[i] != y.id[0] && x.id[i] != y.id[1] && x.id[i] != y.id[2]) return i;
+    if (!has_corner(y, x.id[i])) return i;
   return -1;
 }
 
@@ -87,7 +89,7 @@ int certain_side(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
 bool plane_separates(const TriangleRef& s, const TriangleRef& t) {
   int side = 0;
   for (int k = 0; k < 3; ++k) {
-    if (t.id[k] == s.id[0] || t.id[k] == s.id[1] || t.id[k] == s.id[2]) continue;
+    if (has_corner(s, t.id[k])) continue;
     const int o = certain_side(s.p[0], s.p[1], s.p[2], t.p[k]);
     if (o == 0 || (side != 0 && o != side)) return false;
     side = o;

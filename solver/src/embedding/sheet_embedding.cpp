@@ -12,6 +12,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <set>
 
 namespace eipc {
 namespace {
@@ -43,10 +44,9 @@ Plane fit_plane(const Positions& x, const Tris& faces) {
   return p;
 }
 
-/// Grid lines at origin + k h; a point's cell and where in it (fractions in [0, 1)).
+/// Grid lines at u0 + k h and v0 + k h.
 struct Grid {
   double u0, v0, h;
-  int nu, nv;  ///< cells per axis
 };
 
 /// How close (in cells) a point comes to its cell's edges and the diagonal u = v.
@@ -57,11 +57,9 @@ double clearance(double fu, double fv) {
 /// A grid of cell h over the points (u, v), shifted so every point is at least 1e-3 cells
 /// from the lines it could sit on; none if no tried shift manages.
 std::optional<Grid> clear_grid(const Eigen::MatrixX2d& uv, double h) {
-  const Eigen::Vector2d lo = uv.colwise().minCoeff().transpose(), hi = uv.colwise().maxCoeff().transpose();
+  const Eigen::Vector2d lo = uv.colwise().minCoeff().transpose();
   for (const double s : {0.5, 0.381966, 0.618034, 0.236068, 0.145898, 0.854102, 0.3, 0.7}) {
-    Grid g{lo(0) - s * h, lo(1) - (1.0 - s) * h, h, 0, 0};
-    g.nu = static_cast<int>(std::floor((hi(0) - g.u0) / h)) + 1;
-    g.nv = static_cast<int>(std::floor((hi(1) - g.v0) / h)) + 1;
+    const Grid g{lo(0) - s * h, lo(1) - (1.0 - s) * h, h};
     bool clear = true;
     for (Eigen::Index i = 0; i < uv.rows() && clear; ++i) {
       const double a = (uv(i, 0) - g.u0) / h, b = (uv(i, 1) - g.v0) / h;
@@ -74,11 +72,11 @@ std::optional<Grid> clear_grid(const Eigen::MatrixX2d& uv, double h) {
 
 /// The grid's triangles that hold a point, as a surface (vertices in the sheet's frame).
 SurfaceMesh kept_triangles(const Eigen::MatrixX2d& uv, const Grid& g, const Plane& p) {
-  std::map<std::array<int, 3>, int> triangles;  // (i, j, upper) -> index, in grid order
+  std::set<std::array<int, 3>> triangles;  // (j, i, upper), in grid order
   for (Eigen::Index k = 0; k < uv.rows(); ++k) {
     const double a = (uv(k, 0) - g.u0) / g.h, b = (uv(k, 1) - g.v0) / g.h;
     const int i = static_cast<int>(std::floor(a)), j = static_cast<int>(std::floor(b));
-    triangles.emplace(std::array<int, 3>{j, i, (b - j) > (a - i) ? 1 : 0}, 0);
+    triangles.insert({j, i, (b - j) > (a - i) ? 1 : 0});
   }
   std::map<std::array<int, 2>, int> vertex;  // (j, i) -> index
   SurfaceMesh s;
@@ -90,7 +88,7 @@ SurfaceMesh kept_triangles(const Eigen::MatrixX2d& uv, const Grid& g, const Plan
     if (inserted) corners.push_back(p.centre + (g.u0 + i * g.h) * p.e1 + (g.v0 + j * g.h) * p.e2);
     return it->second;
   };
-  for (const auto& [key, unused] : triangles) {
+  for (const auto& key : triangles) {
     const int j = key[0], i = key[1];
     // Counter-clockwise in (u, v), so facing e1 x e2 = the sheet's normal.
     if (key[2] == 0) s.faces.row(f++) << corner(i, j), corner(i + 1, j), corner(i + 1, j + 1);

@@ -7,7 +7,6 @@
 #include "eipc/mesh/volume.hpp"
 
 #include <catch2/catch.hpp>
-#include <fmt/core.h>
 
 #include <cstdint>
 #include <cstring>
@@ -121,15 +120,8 @@ TEST_CASE("a body starting within dhat of the ground or another body is warned o
 
 TEST_CASE("eipc embed makes a flat sheet's coarse surface, and the sheet runs embedded on it", "[cli]") {
   Workspace w;
-  std::string obj;  // a 10 cm square sheet of 20 x 20 cells, 2 mm above the ground
-  for (int j = 0; j <= 20; ++j)
-    for (int i = 0; i <= 20; ++i) obj += fmt::format("v {} {} 0\n", 0.005 * i, 0.005 * j);
-  for (int j = 0; j < 20; ++j)
-    for (int i = 0; i < 20; ++i) {
-      const int p = 1 + j * 21 + i;
-      obj += fmt::format("f {} {} {}\nf {} {} {}\n", p, p + 1, p + 22, p, p + 22, p + 21);
-    }
-  const std::string sheet = w.write("sheet.obj", obj);
+  const std::string sheet = (w.dir / "sheet.obj").string();  // a 10 cm square of 20 x 20 cells
+  write_obj(sheet, grid_surface(20, 20, 0.1, 0.1, Vec3::Zero(), Vec3::UnitX(), Vec3::UnitY()));
   const std::string coarse = (w.dir / "sheet_coarse.obj").string();
   const Result made = run_eipc("embed " + sheet + " --vertices 50 --out " + coarse);
   INFO(made.output);

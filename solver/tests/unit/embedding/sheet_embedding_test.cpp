@@ -1,6 +1,7 @@
 // Automatic coarse surfaces for flat shells (eipc embed SHEET --out COARSE.obj).
 #include "eipc/embedding/embedded_shell.hpp"
 #include "eipc/embedding/sheet_embedding.hpp"
+#include "eipc/testing/box_mesh.hpp"
 
 #include <Eigen/Geometry>
 #include <catch2/catch.hpp>
@@ -12,35 +13,34 @@ using namespace eipc;
 
 namespace {
 
-/// A flat sheet of n x n square cells of side `cell`, each split in two, in the plane through
-/// `origin` spanned by a and b (unit, orthogonal); with `round` only the vertices within half
-/// the side of the centre (a disk, its cells those with all corners kept).
-SurfaceMesh sheet(int n, double cell, const Vec3& origin, const Vec3& a, const Vec3& b, bool round = false) {
-  std::vector<int> index((n + 1) * (n + 1), -1);
-  std::vector<Vec3> points;
-  const double half = 0.5 * n * cell;
-  for (int j = 0; j <= n; ++j)
-    for (int i = 0; i <= n; ++i) {
-      const double u = i * cell - half, v = j * cell - half;
-      if (round && u * u + v * v > half * half) continue;
-      index[j * (n + 1) + i] = static_cast<int>(points.size());
-      points.push_back(origin + u * a + v * b);
+/// grid_surface's square of n x n cells of side `cell`, centred on `centre`; with `round` only
+/// its triangles within half the side of the centre (a disk), their vertices renumbered.
+SurfaceMesh sheet(int n, double cell, const Vec3& centre, const Vec3& a, const Vec3& b, bool round = false) {
+  const double side = n * cell;
+  const SurfaceMesh square = grid_surface(n, n, side, side, centre - 0.5 * side * (a + b), a, b);
+  if (!round) return square;
+  std::vector<int> index(static_cast<std::size_t>(square.num_vertices()), -1);
+  std::vector<Eigen::Index> kept;
+  SurfaceMesh disk;
+  for (int t = 0; t < square.num_faces(); ++t) {
+    bool inside = true;
+    for (int k = 0; k < 3; ++k) inside = inside && (square.vertices.row(square.faces(t, k)).transpose() - centre).norm() <= 0.5 * side;
+    if (inside) kept.push_back(t);
+  }
+  disk.faces.resize(static_cast<Eigen::Index>(kept.size()), 3);
+  std::vector<Eigen::Index> used;
+  for (std::size_t f = 0; f < kept.size(); ++f)
+    for (int k = 0; k < 3; ++k) {
+      int& v = index[static_cast<std::size_t>(square.faces(kept[f], k))];
+      if (v < 0) {
+        v = static_cast<int>(used.size());
+        used.push_back(square.faces(kept[f], k));
+      }
+      disk.faces(static_cast<Eigen::Index>(f), k) = v;
     }
-  std::vector<std::array<int, 3>> tris;
-  for (int j = 0; j < n; ++j)
-    for (int i = 0; i < n; ++i) {
-      const int p = index[j * (n + 1) + i], q = index[j * (n + 1) + i + 1], r = index[(j + 1) * (n + 1) + i + 1],
-                s = index[(j + 1) * (n + 1) + i];
-      if (p < 0 || q < 0 || r < 0 || s < 0) continue;
-      tris.push_back({p, q, r});
-      tris.push_back({p, r, s});
-    }
-  SurfaceMesh m;
-  m.vertices.resize(static_cast<Eigen::Index>(points.size()), 3);
-  for (std::size_t v = 0; v < points.size(); ++v) m.vertices.row(static_cast<Eigen::Index>(v)) = points[v].transpose();
-  m.faces.resize(static_cast<Eigen::Index>(tris.size()), 3);
-  for (std::size_t t = 0; t < tris.size(); ++t) m.faces.row(static_cast<Eigen::Index>(t)) << tris[t][0], tris[t][1], tris[t][2];
-  return m;
+  disk.vertices.resize(static_cast<Eigen::Index>(used.size()), 3);
+  for (std::size_t v = 0; v < used.size(); ++v) disk.vertices.row(static_cast<Eigen::Index>(v)) = square.vertices.row(used[v]);
+  return disk;
 }
 
 Vec3 normal_of(const SurfaceMesh& m, int t) {
