@@ -37,7 +37,7 @@ void print_summary(const RunSummary& s, const std::string& output, bool as_json)
                         {"simulated_seconds", s.simulated_seconds}, {"wall_seconds", s.wall_seconds},
                         {"real_time_factor", rtf},   {"newton_iterations_mean", mean_newton},
                         {"newton_iterations_max", s.newton_max}, {"line_search_steps", s.line_search_total},
-                        {"factorizations_mean", mean_factorizations},
+                        {"factorizations_mean", mean_factorizations}, {"shifted_factorizations", s.shifted_total},
                         {"friction_rounds_mean", mean_friction_rounds}, {"friction_rounds_max", s.friction_rounds_max},
                         {"output", output}};
     j["min_distance"] = std::isfinite(s.min_distance) ? nlohmann::json(s.min_distance) : nlohmann::json(nullptr);

@@ -217,7 +217,7 @@ SparseMatrix IncrementalPotential::hessian(const StepContext& s, const Positions
 }
 
 void IncrementalPotential::gradient_and_hessian(const StepContext& s, const Positions& q, const ContactSet& contacts,
-                                                bool project, VecX& gradient, SparseMatrix& H,
+                                                Projection project, VecX& gradient, SparseMatrix& H,
                                                 const VecX* known_gradient) const {
   const double h2 = params_.dt * params_.dt;
   // Mass, elasticity, damping and the augmented Lagrangian on the fixed pattern.
@@ -229,7 +229,7 @@ void IncrementalPotential::gradient_and_hessian(const StepContext& s, const Posi
     throw std::invalid_argument("StepContext::damping is not on the Hessian pattern (use damping_matrix())");
   std::vector<double>& values = fixed_values_;
   VecX elastic = VecX::Zero(sys_.num_dofs());
-  std::vector<double>* memo = s.reuse_elastic_hessian ? &s.elastic_hessian_memo[project ? 1 : 0] : nullptr;
+  std::vector<double>* memo = s.reuse_elastic_hessian ? &s.elastic_hessian_memo[project.elastic ? 1 : 0] : nullptr;
   auto fixed_part = [&] {
     const double* d = s.damping.nonZeros() > 0 ? s.damping.valuePtr() : nullptr;
     if (memo && !memo->empty()) {
@@ -241,7 +241,7 @@ void IncrementalPotential::gradient_and_hessian(const StepContext& s, const Posi
       }
       if (!known_gradient) elastic_gradient(q, elastic);
     } else {
-      elastic_part(q, project, values, elastic);
+      elastic_part(q, project.elastic, values, elastic);
       if (memo) *memo = values;
       if (d)
         for (std::size_t k = 0; k < values.size(); ++k) values[k] += d[k];
@@ -260,12 +260,12 @@ void IncrementalPotential::gradient_and_hessian(const StepContext& s, const Posi
     // Scaled barrier Hessians, each with the friction Hessian of the same
     // vertices added: one pull-back per vertex tuple, not two (an embedded
     // contact has up to 16 nodes, so 49-100 node blocks to pull back).
-    std::vector<Mat<12>> local = barrier_potential_local_hessians(x, contacts, params_.contact.dhat, project);
+    std::vector<Mat<12>> local = barrier_potential_local_hessians(x, contacts, params_.contact.dhat, project.contact);
     for (Mat<12>& m : local) m *= h2 * params_.contact.kappa;
     std::vector<FrictionContact> unmatched;
     std::vector<Mat<12>> unmatched_local;
     if (s.friction) {
-      const std::vector<Mat<12>> friction = friction_potential_local_hessians(x, s.x_prev, *s.friction, project);
+      const std::vector<Mat<12>> friction = friction_potential_local_hessians(x, s.x_prev, *s.friction, project.contact);
       const std::vector<int> into = contacts_on_same_vertices(contacts.contacts, s.friction->contacts);
       for (std::size_t k = 0; k < friction.size(); ++k) {
         if (into[k] >= 0) {

@@ -67,8 +67,9 @@ bool NewtonSolver::converged_after_last_step(Positions& q, const Positions& dq, 
 }
 
 bool NewtonSolver::newton_direction(const StepContext& s, const Positions& q, const ContactSet& contacts,
-                                   const std::vector<bool>& fixed, bool project, double t1, VecX& direction,
+                                   const std::vector<bool>& fixed, Projection project, bool shift, double t1, VecX& direction,
                                    const std::function<void()>& beside, const VecX* gradient) {
+  shift_ = 0.0;
   VecX g;
   SparseMatrix H;
   {
@@ -80,12 +81,30 @@ bool NewtonSolver::newton_direction(const StepContext& s, const Positions& q, co
   ScopedTimer timer(times_.linear_solve);
   bool solved = false;
   parallel_both([&] { solved = linear_solver_.solve(H, -g, direction) && g.dot(direction) <= 0.0; }, beside);
-  return solved;
+  if (solved || !shift) return solved;
+  // Levenberg-Marquardt: H + mu diag(M), mu in units of each DOF's own
+  // inertia (a massless node's: the typical node mass), so one mu damps every
+  // node alike whatever its mass.
+  VecX inertia = sys_.node_mass().diagonal();
+  for (Eigen::Index i = 0; i < inertia.size(); ++i)
+    if (!(inertia[i] > 0.0)) inertia[i] = sys_.typical_node_mass();
+  SparseMatrix shift_matrix(H.rows(), H.cols());
+  shift_matrix.setIdentity();
+  for (Eigen::Index i = 0; i < H.rows(); ++i) shift_matrix.coeffRef(i, i) = inertia[i / 3];
+  for (double mu = std::max(kMinShift, last_shift_ / 10); mu <= kMaxShift; mu *= 10) {
+    const SparseMatrix shifted = H + mu * shift_matrix;
+    if (linear_solver_.solve(shifted, -g, direction) && g.dot(direction) <= 0.0) {
+      shift_ = last_shift_ = mu;
+      return true;
+    }
+  }
+  return false;
 }
 
 bool NewtonSolver::chord_direction(const StepContext& s, const Positions& q, const ContactSet& contacts,
                                   const std::vector<bool>& fixed, VecX& direction, const VecX* gradient) {
-  if (!factorized_ || factorized_->fixed != fixed || !same_pairs(contacts, factorized_->contacts)) return false;
+  if (!factorized_ || factorized_->shifted || factorized_->fixed != fixed || !same_pairs(contacts, factorized_->contacts))
+    return false;
   // Assembled where a contact stuck and it slides now: the matrix is up to
   // mu lambda 2 / (eps_v h) too stiff along its slip, and a chord step (or the
   // stopping test on it) would hold the contact back.
@@ -153,17 +172,30 @@ NewtonResult NewtonSolver::solve(const StepContext& s, Positions& q, const std::
       const auto energy_at_q = [&] {
         if (!e0) e0 = potential_.energy(s, q, contacts);
       };
-      bool solved = params_.solver.exact_hessian_first &&
-                    newton_direction(s, q, contacts, fixed, false, t1, direction, energy_at_q, known_gradient());
-      if (!solved) solved = newton_direction(s, q, contacts, fixed, true, t1, direction, energy_at_q, known_gradient());
+      const NewtonMatrix matrix = params_.solver.newton_matrix;
+      const bool shift = matrix == NewtonMatrix::shifted;
+      bool solved = matrix != NewtonMatrix::projected &&
+                    newton_direction(s, q, contacts, fixed, false, false, t1, direction, energy_at_q, known_gradient());
+      if (!solved && shift)
+        solved = newton_direction(s, q, contacts, fixed, Projection::contacts_only(), true, t1, direction, energy_at_q,
+                                  known_gradient());
+      // A shifted direction is shorter than Newton's by up to 1 + mu: it
+      // may not end the solve, the projected one decides instead.
+      if (solved && shift_ > 0.0 &&
+          sys_.max_fine_displacement(as_positions(direction)) / params_.dt < params_.solver.newton_tol)
+        solved = false;
+      if (!solved)
+        solved = newton_direction(s, q, contacts, fixed, true, false, t1, direction, energy_at_q, known_gradient());
       if (!solved) {
         factorized_.reset();
         throw SolverFailure("linear solve failed (system not positive definite) at t = " + std::to_string(t1) + " s");
       }
       ++result.factorizations;
+      if (shift_ > 0.0) ++result.shifted;
       factorized_ = Factorized{contacts, fixed,
                                s.friction ? sticking_contacts(*sys_.collision().shared_positions(q), s.x_prev, *s.friction)
-                                          : std::vector<FrictionContactKey>{}};
+                                          : std::vector<FrictionContactKey>{},
+                               shift_ > 0.0};
     }
     const Positions dq = as_positions(direction);
     if (!chord_step) {

@@ -142,6 +142,7 @@ bool TimeStepper::solve_round(StepContext& s, Positions& q, const std::vector<bo
   const auto add = [&](const NewtonResult& r) {
     stats.newton_iterations += r.iterations;
     stats.factorizations += r.factorizations;
+    stats.shifted += r.shifted;
     stats.line_search_steps += r.line_search_steps;
   };
   if (s.targets.empty()) {

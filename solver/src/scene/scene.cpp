@@ -593,11 +593,13 @@ Scene scene_from_json(nlohmann::json doc, const std::string& path, const SceneOv
     if (s.has("hessian")) {
       const Field h = s.child("hessian");
       if (h.string() == "exact_if_definite")
-        p.solver.exact_hessian_first = true;
+        p.solver.newton_matrix = NewtonMatrix::exact_if_definite;
       else if (h.string() == "projected")
-        p.solver.exact_hessian_first = false;
+        p.solver.newton_matrix = NewtonMatrix::projected;
+      else if (h.string() == "shifted")
+        p.solver.newton_matrix = NewtonMatrix::shifted;
       else
-        h.fail("expected \"exact_if_definite\" or \"projected\"");
+        h.fail("expected \"exact_if_definite\", \"projected\" or \"shifted\"");
     }
     p.solver.affine_patches = s.boolean_or("affine_patches", p.solver.affine_patches);
   }

@@ -93,6 +93,7 @@ StepStats RunLoop::step() {
   summary_.newton_max = std::max(summary_.newton_max, s.newton_iterations);
   summary_.line_search_total += s.line_search_steps;
   summary_.factorization_total += s.factorizations;
+  summary_.shifted_total += s.shifted;
   summary_.friction_rounds_total += s.friction_rounds;
   summary_.friction_rounds_max = std::max(summary_.friction_rounds_max, s.friction_rounds);
   summary_.min_distance = std::min(summary_.min_distance, s.min_distance);

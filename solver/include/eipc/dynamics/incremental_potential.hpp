@@ -20,6 +20,20 @@
 
 namespace eipc {
 
+/// Which blocks of a Newton matrix are projected to PSD: per element (elastic)
+/// and per contact (barrier and friction). From a bool, both or neither:
+/// projected Newton, or the exact Hessian.
+struct Projection {
+  bool elastic = true, contact = true;
+  Projection(bool both = true) : elastic(both), contact(both) {}  // NOLINT: implicit by design
+  /// The exact elastic Hessian with projected contact blocks (NewtonMatrix::shifted).
+  static Projection contacts_only() {
+    Projection p(false);
+    p.contact = true;
+    return p;
+  }
+};
+
 /// Augmented-Lagrangian pull of a prescribed node towards its target.
 struct PrescribedTarget {
   int node;
@@ -97,9 +111,10 @@ public:
   VecX gradient_from_parts(const StepContext& s, const Positions& q, const VecX& elastic, const VecX& contact) const;
   /// With `project`, per-element and per-contact blocks are projected to PSD (projected Newton).
   SparseMatrix hessian(const StepContext& s, const Positions& q, const ContactSet& contacts, bool project = true) const;
-  /// gradient() and hessian() together (one constitutive evaluation per element).
+  /// gradient() and hessian() together (one constitutive evaluation per element);
+  /// `project` says which blocks are projected.
   /// `known_gradient`: gradient() at q if already known (then not computed again).
-  void gradient_and_hessian(const StepContext& s, const Positions& q, const ContactSet& contacts, bool project,
+  void gradient_and_hessian(const StepContext& s, const Positions& q, const ContactSet& contacts, Projection project,
                             VecX& gradient, SparseMatrix& hessian, const VecX* known_gradient = nullptr) const;
 
   /// beta h K(q) summed over damped bodies (K the projected elastic Hessian), on

@@ -45,6 +45,7 @@ struct NewtonResult {
   int iterations = 0;  ///< Newton directions (each one a line search or the stopping test)
   int line_search_steps = 0;
   int factorizations = 0;  ///< Hessian assemblies and factorisations (the others are chord steps)
+  int shifted = 0;         ///< of them, directions from a shifted matrix (NewtonMatrix::shifted)
   bool stopped_early = false;  ///< an EarlyStop ended the solve before newton_tol
 };
 
@@ -101,11 +102,13 @@ private:
   /// Assembles the Hessian at q (per-element and per-contact projected to PSD
   /// if `project`), factorises it and solves for the Newton direction; false
   /// if the matrix is not positive definite or the direction does not descend.
+  /// With `shift`, a matrix that is not positive definite is retried as
+  /// H + mu diag(M) (NewtonMatrix::shifted), and shift_ says which mu took.
   /// `beside` (work that needs only q) runs beside the factorisation, which
   /// does not split across threads once the contact set is large. `gradient`:
   /// g(q) if already known.
   bool newton_direction(const StepContext& s, const Positions& q, const ContactSet& contacts,
-                        const std::vector<bool>& fixed, bool project, double t1, VecX& direction,
+                        const std::vector<bool>& fixed, Projection project, bool shift, double t1, VecX& direction,
                         const std::function<void()>& beside, const VecX* gradient = nullptr);
   /// Newton's stopping test on the step dq from q, whose largest fine-vertex
   /// move is `move`: true when it is below newton_tol * h. A converged solve
@@ -123,8 +126,13 @@ private:
     ContactSet contacts;
     std::vector<bool> fixed;
     std::vector<FrictionContactKey> sticking;  ///< friction contacts that stuck where it was assembled
+    bool shifted = false;  ///< H + mu diag(M): no chord steps (a chord's stopping test would be on it)
   };
   std::optional<Factorized> factorized_;
+  /// The shift mu of the last direction (0: none), and the last nonzero one, where the next search starts.
+  double shift_ = 0.0, last_shift_ = 0.0;
+  /// The shifts tried: from kMinShift (or a tenth of the last) tenfold up to kMaxShift, then the projected matrix.
+  static constexpr double kMinShift = 1e-4, kMaxShift = 1e6;
   std::optional<std::chrono::steady_clock::time_point> deadline_;
   StopCheck stop_check_;
 };

@@ -21,6 +21,22 @@ struct ContactParams {
   double friction_tol = 1e-2;
 };
 
+/// Which matrix a Newton direction solves with.
+enum class NewtonMatrix {
+  /// The exact Hessian, projected per element and per contact (projected
+  /// Newton) only when the exact one is not positive definite.
+  exact_if_definite,
+  /// Always the projected one.
+  projected,
+  /// The exact Hessian; where it is not positive definite, the exact one plus
+  /// mu times the lumped mass (Levenberg-Marquardt), mu raised tenfold from a
+  /// tenth of the last one until it factorises. Keeps the exact curvature that
+  /// the per-element projection discards, where that makes projected Newton
+  /// creep (a shell's membrane in compression). The stopping test is never
+  /// taken on a shifted direction: there the projected one decides.
+  shifted,
+};
+
 struct SolverParams {
   double newton_tol = 1e-5;    ///< max full-space vertex step / h (m/s) to stop Newton
   int max_newton_iters = 200;  ///< per time step (and per augmented-Lagrangian round)
@@ -28,10 +44,8 @@ struct SolverParams {
   /// a line search never reaches distance zero (IPC uses 0.1-0.2).
   double ccd_separation_ratio = 0.1;
   int max_al_rounds = 30;      ///< augmented-Lagrangian rounds for blocked prescribed motion
-  /// true: Newton tries the exact Hessian first and projects per element and
-  /// per contact (projected Newton) only when the exact one is not positive
-  /// definite; false: always projected (docs/design.md §3).
-  bool exact_hessian_first = true;
+  /// Newton's matrix (docs/design.md §3, docs/robustness.md).
+  NewtonMatrix newton_matrix = NewtonMatrix::exact_if_definite;
   /// false: no pair is left out for lying in a trusted affine patch or convex
   /// region (every pair tested, as in full space). The same solutions; there
   /// to measure what the patches save (docs/embedding.md, docs/performance.md).

@@ -14,6 +14,7 @@ struct StepStats {
   double min_distance = 0.0;  ///< smallest contact gap (distance less the contact offset) seen in the step (inf if none)
   int active_pairs = 0;       ///< contact pairs with gap d - offset < dhat at the end of the step
   int factorizations = 0;     ///< Hessian assemblies and factorisations (run summary only; not stored)
+  int shifted = 0;            ///< of them, shifted matrices (NewtonMatrix::shifted; run summary only)
   int friction_rounds = 0;    ///< solves of the step, each with the lagged friction rebuilt from the last (1 without friction)
 };
 

@@ -32,6 +32,7 @@ struct RunSummary {
   int newton_max = 0;
   long line_search_total = 0;
   long factorization_total = 0;
+  long shifted_total = 0;  ///< factorisations of a shifted matrix (solver.hessian "shifted")
   long friction_rounds_total = 0;
   int friction_rounds_max = 0;
   double min_distance = std::numeric_limits<double>::infinity();

@@ -1,4 +1,4 @@
-// Newton's matrix choice (solver.exact_hessian_first): the exact Hessian when it
+// Newton's matrix choice (solver.newton_matrix): the exact Hessian when it
 // is positive definite, or always the per-element projection (docs/design.md §3's
 // projected Newton), must reach the same states; only the path differs.
 #include "eipc/dynamics/time_stepper.hpp"
@@ -21,7 +21,7 @@ Body box(const std::string& name, const Vec3& lo, const Vec3& hi, const Vec3& ve
 }
 
 /// A soft box thrown onto another one resting on the ground (impact, friction, squeeze).
-Positions run(bool exact_hessian_first, int& factorizations) {
+Positions run(NewtonMatrix matrix, int& factorizations) {
   SimulationParams p;
   p.dt = 0.01;
   p.ground_height = 0.0;
@@ -30,7 +30,7 @@ Positions run(bool exact_hessian_first, int& factorizations) {
   // lagged forces match its own within friction_tol is accepted, and which one a
   // solve lands on depends on its path (up to ~1e-5 m here), the matrix choice included.
   p.contact.friction_max_rounds = 1;
-  p.solver.exact_hessian_first = exact_hessian_first;
+  p.solver.newton_matrix = matrix;
   TimeStepper sim({box("lower", Vec3(0, 0, 0.0005), Vec3(0.1, 0.1, 0.0505), Vec3::Zero()),
                  box("upper", Vec3(0.02, 0.03, 0.052), Vec3(0.08, 0.09, 0.1), Vec3(0.3, 0, -2))},
                 p);
@@ -43,8 +43,8 @@ Positions run(bool exact_hessian_first, int& factorizations) {
 
 TEST_CASE("exact-if-definite and projected Newton reach the same states", "[dynamics][newton]") {
   int exact_factorizations = 0, projected_factorizations = 0;
-  const Positions exact = run(true, exact_factorizations);
-  const Positions projected = run(false, projected_factorizations);
+  const Positions exact = run(NewtonMatrix::exact_if_definite, exact_factorizations);
+  const Positions projected = run(NewtonMatrix::projected, projected_factorizations);
   INFO("factorisations: exact first " << exact_factorizations << ", projected " << projected_factorizations);
   // Each step stops within newton_tol * h = 1e-7 m of its solution.
   CHECK((exact - projected).cwiseAbs().maxCoeff() < 1e-6);
