@@ -118,4 +118,11 @@ double DofSystem::max_fine_displacement(const Positions& dq) const {
   return largest;
 }
 
+void DofSystem::follow_shell_angles(const Positions& q) {
+  for (std::size_t i = 0; i < shells_.size(); ++i) {
+    const int body = shell_body_[i];
+    shells_[i].follow_angles(q.middleRows(node_offset_[body], bodies_[body].num_nodes()));
+  }
+}
+
 }  // namespace eipc

@@ -175,6 +175,7 @@ StepStats TimeStepper::step() {
   const double t1 = (step_ + 1) * h;
   const CollisionMesh& mesh = sys_.collision().mesh();
 
+  sys_.follow_shell_angles(q_);  // a fold closing past pi within the step stays continuous
   StepContext s;
   s.q_prev = q_;
   s.q_tilde = q_ + h * v_;

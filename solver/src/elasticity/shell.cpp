@@ -261,6 +261,18 @@ ShellBody::ShellBody(const Positions& rest, const Tris& triangles, double thickn
     }
     bending_form_[t] = condensed;
   }
+  branch_angle_ = rest_angle_;
+}
+
+void ShellBody::follow_angles(const Positions& x) {
+  check_positions(x);
+  for (int t = 0; t < num_triangles(); ++t)
+    for (int i = 0; i < 3; ++i) branch_angle_[t][i] = edge_angle(x, t, i);
+}
+
+double ShellBody::on_branch(int t, int i, double theta) const {
+  constexpr double two_pi = 2.0 * 3.14159265358979323846;
+  return theta + two_pi * std::round((branch_angle_[t][i] - theta) / two_pi);
 }
 
 double ShellBody::bending_stiffness() const {
@@ -328,8 +340,8 @@ Mat<9> ShellBody::membrane_hessian(const Positions& x, int t, bool project) cons
 double ShellBody::edge_angle(const Positions& x, int t, int i) const {
   const std::array<int, 6>& s = stencils_[t];
   if (s[3 + i] < 0) return 0.0;
-  return dihedral_angle(x.row(s[i]).transpose(), x.row(s[(i + 1) % 3]).transpose(),
-                        x.row(s[(i + 2) % 3]).transpose(), x.row(s[3 + i]).transpose());
+  return on_branch(t, i, dihedral_angle(x.row(s[i]).transpose(), x.row(s[(i + 1) % 3]).transpose(),
+                        x.row(s[(i + 2) % 3]).transpose(), x.row(s[3 + i]).transpose()));
 }
 
 double ShellBody::bending_energy(const Positions& x, int t) const {
@@ -350,7 +362,7 @@ Vec<18> ShellBody::bending_gradient(const Positions& x, int t) const {
     Vec<12> g;
     dihedral_angle_gradient(x.row(s[slot[0]]).transpose(), x.row(s[slot[1]]).transpose(),
                             x.row(s[slot[2]]).transpose(), x.row(s[slot[3]]).transpose(), theta, g);
-    delta[i] = theta - rest_angle_[t][i];
+    delta[i] = on_branch(t, i, theta) - rest_angle_[t][i];
     for (int a = 0; a < 4; ++a) dtheta[i].segment<3>(3 * slot[a]) = g.segment<3>(3 * a);
   }
   const Vec3 moment = bending_form_[t] * delta;
@@ -373,7 +385,7 @@ void ShellBody::bending_derivatives(const Positions& x, int t, bool project, Vec
     Mat<12> h;
     dihedral_angle_derivatives(x.row(s[slot[0]]).transpose(), x.row(s[slot[1]]).transpose(),
                                x.row(s[slot[2]]).transpose(), x.row(s[slot[3]]).transpose(), theta, g, h);
-    delta[i] = theta - rest_angle_[t][i];
+    delta[i] = on_branch(t, i, theta) - rest_angle_[t][i];
     for (int a = 0; a < 4; ++a) {
       dtheta[i].segment<3>(3 * slot[a]) = g.segment<3>(3 * a);
       for (int b = 0; b < 4; ++b) d2theta[i].block<3, 3>(3 * slot[a], 3 * slot[b]) = h.block<3, 3>(3 * a, 3 * b);

@@ -57,6 +57,8 @@ public:
   /// Shell bodies (Body::shell_thickness > 0), and the body of each.
   const std::vector<ShellBody>& shell_bodies() const { return shells_; }
   const std::vector<int>& shell_body_index() const { return shell_body_; }
+  /// Each shell reads its angles on the branch they have at nodes q (ShellBody::follow_angles).
+  void follow_shell_angles(const Positions& q);
   const std::vector<PrescribedNode>& prescribed() const { return prescribed_; }
 
 private:

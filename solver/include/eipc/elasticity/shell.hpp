@@ -48,6 +48,15 @@ public:
   /// Plate bending stiffness D = E t^3 / (12 (1 - nu^2)) (N m).
   double bending_stiffness() const;
 
+  /// Reads each edge's angle at x on the branch of the circle it has reached:
+  /// from then on an angle is taken within pi of its value at x, so a fold
+  /// that closes past pi (a coarse hinge folded flat, over itself) goes on
+  /// growing instead of jumping by 2 pi, and the bending energy, which couples
+  /// a triangle's three angles, stays continuous. The time stepper calls it at
+  /// the start of every step (docs/elasticity.md, "Folds past pi"). Before the
+  /// first call the branch is the rest angle's.
+  void follow_angles(const Positions& x);
+
   double energy(const Positions& x) const;
   double energy_and_add_gradient(const Positions& x, VecX& g, int dof_offset = 0) const;
   void add_gradient(const Positions& x, VecX& g, int dof_offset = 0) const;
@@ -67,8 +76,11 @@ public:
   void bending_derivatives(const Positions& x, int t, bool project, Vec<18>& gradient, Mat<18>& hessian) const;
 
 private:
-  /// The dihedral angle of triangle t's edge i at x (0 if the edge is on the boundary).
+  /// The dihedral angle of triangle t's edge i at x (0 if the edge is on the boundary),
+  /// on the edge's branch.
   double edge_angle(const Positions& x, int t, int i) const;
+  /// theta (in (-pi, pi]) plus the multiple of 2 pi that brings it within pi of the branch.
+  double on_branch(int t, int i, double theta) const;
   void check_positions(const Positions& x) const;
 
   int num_vertices_;
@@ -79,6 +91,7 @@ private:
   VecX area_;
   std::vector<Eigen::Matrix<double, 3, 2>> beta_;  ///< dF/dx_k = beta_k^T per vertex (rows)
   std::vector<Vec3> rest_angle_;               ///< rest dihedral angle of each edge
+  std::vector<Vec3> branch_angle_;             ///< each edge's angle at the last follow_angles()
   std::vector<Mat3> bending_form_;             ///< W_b = 1/2 dtheta^T Q dtheta
 };
 

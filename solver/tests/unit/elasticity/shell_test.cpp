@@ -174,6 +174,55 @@ TEST_CASE("shell membrane and bending derivatives match finite differences", "[e
   CHECK(g2 == g);
 }
 
+TEST_CASE("a fold closing past pi stays on its branch once followed", "[elasticity][shell]") {
+  // One hinge: triangle (c, e0, e1) flat, triangle (d, e1, e0) turned about the
+  // edge by phi, an isometry, so the energy is the bending energy of angle phi alone.
+  Positions rest(4, 3);
+  rest << 0.5, -1, 0, 0, 0, 0, 1, 0, 0, 0.5, 1, 0;
+  Tris tris(2, 3);
+  tris << 0, 1, 2, 3, 2, 1;
+  auto folded = [&](double phi) {
+    Positions x = rest;
+    x.row(3) << 0.5, std::cos(phi), std::sin(phi);
+    return x;
+  };
+  const double before = M_PI - 0.1, after = M_PI + 0.1;
+  ShellBody body(rest, tris, 0.01, shell_material(1e5, 0.3));
+  // Unfollowed, an angle is read in (-pi, pi]: past pi the fold reads as its mirror image.
+  CHECK(body.energy(folded(after)) == Approx(body.energy(folded(before))).epsilon(1e-12));
+  body.follow_angles(folded(before));
+  // Followed, the fold goes on closing: W = Q phi^2 / 2.
+  CHECK(body.energy(folded(after)) / body.energy(folded(before)) == Approx((after / before) * (after / before)).epsilon(1e-9));
+  // And its derivatives are those of that branch.
+  const Positions x = folded(M_PI + 0.05);
+  VecX g = VecX::Zero(12);
+  body.add_gradient(x, g);
+  CHECK(rel_error(g, test::fd_gradient(flat(x), [&](const VecX& z) { return body.energy(from_flat(z)); })) < 1e-7);
+  for (int t = 0; t < 2; ++t) {
+    const std::array<int, 6>& st = body.stencils()[t];
+    VecX y(18);
+    for (int a = 0; a < 6; ++a) y.segment<3>(3 * a) = x.row(st[a] >= 0 ? st[a] : st[0]).transpose();
+    auto with = [&](const VecX& z) {
+      Positions xp = x;
+      for (int a = 0; a < 6; ++a)
+        if (st[a] >= 0) xp.row(st[a]) = z.segment<3>(3 * a).transpose();
+      return xp;
+    };
+    MatX fd_h = test::fd_jacobian(y, [&](const VecX& z) {
+      Vec<18> gz;
+      Mat<18> hz;
+      body.bending_derivatives(with(z), t, false, gz, hz);
+      return VecX(gz);
+    });
+    for (int a = 3; a < 6; ++a)
+      if (st[a] < 0) fd_h.middleCols<3>(3 * a).setZero();
+    Vec<18> gb;
+    Mat<18> hb;
+    body.bending_derivatives(x, t, false, gb, hb);
+    CHECK(rel_error(hb, fd_h) < 1e-6);
+  }
+}
+
 TEST_CASE("shell at rest and moved rigidly has no energy", "[elasticity][shell]") {
   std::mt19937 rng(7);
   Sheet s = grid_sheet(3, 3, 1.0, 1.0);
