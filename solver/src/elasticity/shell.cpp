@@ -340,8 +340,9 @@ Mat<9> ShellBody::membrane_hessian(const Positions& x, int t, bool project) cons
 double ShellBody::edge_angle(const Positions& x, int t, int i) const {
   const std::array<int, 6>& s = stencils_[t];
   if (s[3 + i] < 0) return 0.0;
-  return on_branch(t, i, dihedral_angle(x.row(s[i]).transpose(), x.row(s[(i + 1) % 3]).transpose(),
-                        x.row(s[(i + 2) % 3]).transpose(), x.row(s[3 + i]).transpose()));
+  const double theta = dihedral_angle(x.row(s[i]).transpose(), x.row(s[(i + 1) % 3]).transpose(),
+                                      x.row(s[(i + 2) % 3]).transpose(), x.row(s[3 + i]).transpose());
+  return on_branch(t, i, theta);
 }
 
 double ShellBody::bending_energy(const Positions& x, int t) const {
