@@ -71,10 +71,34 @@ Positions bumped(const Positions& X, std::mt19937& rng, double noise) {
   return x;
 }
 
-Positions stencil_positions(const Positions& x, const std::array<int, 6>& s) {
+/// A stencil's 18 dofs at x (a missing vertex stands in the first one's place).
+VecX stencil_dofs(const Positions& x, const std::array<int, 6>& s) {
   Positions p(6, 3);
   for (int a = 0; a < 6; ++a) p.row(a) = x.row(s[a] >= 0 ? s[a] : s[0]);
-  return p;
+  return flat(p);
+}
+
+/// x with the stencil's vertices moved to the 18 dofs y (missing ones ignored).
+Positions with_stencil(const Positions& x, const std::array<int, 6>& s, const VecX& y) {
+  Positions xp = x;
+  for (int a = 0; a < 6; ++a)
+    if (s[a] >= 0) xp.row(s[a]) = y.segment<3>(3 * a).transpose();
+  return xp;
+}
+
+/// Triangle t's bending Hessian by central differences of its gradient over the
+/// stencil's dofs, the columns of missing vertices zeroed.
+MatX fd_bending_hessian(const ShellBody& body, const Positions& x, int t) {
+  const std::array<int, 6>& st = body.stencils()[t];
+  MatX fd = test::fd_jacobian(stencil_dofs(x, st), [&](const VecX& z) {
+    Vec<18> g;
+    Mat<18> h;
+    body.bending_derivatives(with_stencil(x, st, z), t, false, g, h);
+    return VecX(g);
+  });
+  for (int a = 3; a < 6; ++a)
+    if (st[a] < 0) fd.middleCols<3>(3 * a).setZero();
+  return fd;
 }
 
 }  // namespace
@@ -121,16 +145,9 @@ TEST_CASE("shell membrane and bending derivatives match finite differences", "[e
   for (int t = 0; t < body.num_triangles(); ++t) {
     INFO("triangle " << t);
     const std::array<int, 6>& st = body.stencils()[t];
-    const Positions p = stencil_positions(x, st);
     // Perturb the global positions of the stencil's vertices.
-    auto with = [&](const VecX& y) {
-      Positions xp = x;
-      for (int a = 0; a < 6; ++a)
-        if (st[a] >= 0) xp.row(st[a]) = y.segment<3>(3 * a).transpose();
-      return xp;
-    };
-    VecX y(18);
-    for (int a = 0; a < 6; ++a) y.segment<3>(3 * a) = p.row(a).transpose();
+    auto with = [&](const VecX& z) { return with_stencil(x, st, z); };
+    const VecX y = stencil_dofs(x, st);
 
     const Vec<9> gm = body.membrane_gradient(x, t);
     const VecX fd_gm = test::fd_gradient(y, [&](const VecX& z) { return body.membrane_energy(with(z), t); }).head(9);
@@ -147,15 +164,7 @@ TEST_CASE("shell membrane and bending derivatives match finite differences", "[e
     CHECK(rel_error(gb, fd_gb) < 1e-7);
     CHECK(body.bending_gradient(x, t) == gb);  // bit for bit: the line search's gradient is Newton's
     CHECK(gb.norm() > 1e-3);  // the bend is felt
-    MatX fd_hb = test::fd_jacobian(y, [&](const VecX& z) {
-      Vec<18> g;
-      Mat<18> h;
-      body.bending_derivatives(with(z), t, false, g, h);
-      return VecX(g);
-    });
-    for (int a = 3; a < 6; ++a)
-      if (st[a] < 0) fd_hb.middleCols<3>(3 * a).setZero();
-    CHECK(rel_error(hb, fd_hb) < 1e-6);
+    CHECK(rel_error(hb, fd_bending_hessian(body, x, t)) < 1e-6);
 
     // Projected: PSD, and the same where already PSD (the membrane at rest).
     body.bending_derivatives(x, t, true, gb, hb);
@@ -199,27 +208,10 @@ TEST_CASE("a fold closing past pi stays on its branch once followed", "[elastici
   body.add_gradient(x, g);
   CHECK(rel_error(g, test::fd_gradient(flat(x), [&](const VecX& z) { return body.energy(from_flat(z)); })) < 1e-7);
   for (int t = 0; t < 2; ++t) {
-    const std::array<int, 6>& st = body.stencils()[t];
-    VecX y(18);
-    for (int a = 0; a < 6; ++a) y.segment<3>(3 * a) = x.row(st[a] >= 0 ? st[a] : st[0]).transpose();
-    auto with = [&](const VecX& z) {
-      Positions xp = x;
-      for (int a = 0; a < 6; ++a)
-        if (st[a] >= 0) xp.row(st[a]) = z.segment<3>(3 * a).transpose();
-      return xp;
-    };
-    MatX fd_h = test::fd_jacobian(y, [&](const VecX& z) {
-      Vec<18> gz;
-      Mat<18> hz;
-      body.bending_derivatives(with(z), t, false, gz, hz);
-      return VecX(gz);
-    });
-    for (int a = 3; a < 6; ++a)
-      if (st[a] < 0) fd_h.middleCols<3>(3 * a).setZero();
     Vec<18> gb;
     Mat<18> hb;
     body.bending_derivatives(x, t, false, gb, hb);
-    CHECK(rel_error(hb, fd_h) < 1e-6);
+    CHECK(rel_error(hb, fd_bending_hessian(body, x, t)) < 1e-6);
   }
 }
 
