@@ -133,12 +133,17 @@ def reference(args, name, cfg, engine):
 
 
 def body_mass(f, body):
+    """A body's mass from its rest mesh: its tets' volume, or a shell's area x thickness, x density."""
     scene = json.loads(f.attrs["scene_json"])
-    density = next(b["material"]["density"] for b in scene["bodies"] if b["name"] == body)
+    material = next(b["material"] for b in scene["bodies"] if b["name"] == body)
     x = f[f"bodies/{body}/rest_vertices"][:]
+    if material.get("model") == "stvk_shell":
+        t = f[f"bodies/{body}/surface_triangles"][:]
+        a, b, c = (x[t[:, i]] for i in range(3))
+        return material["density"] * material["thickness"] * np.linalg.norm(np.cross(b - a, c - a), axis=1).sum() / 2
     t = f[f"bodies/{body}/tets"][:]
     a, b, c, d = (x[t[:, i]] for i in range(4))
-    return density * np.abs(np.einsum("ij,ij->i", np.cross(b - a, c - a), d - a)).sum() / 6
+    return material["density"] * np.abs(np.einsum("ij,ij->i", np.cross(b - a, c - a), d - a)).sum() / 6
 
 
 def grasp(path, cfg):

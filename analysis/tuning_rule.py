@@ -3,7 +3,7 @@
 
 A run succeeds when it is complete, every stored frame certifies intersection-free, and it
 does the scene's task:
-  - a lift task (the teddy grasp, the cube squeeze): the object's held lift (its rise from the
+  - a lift task (the teddy grasp, the cube squeeze, the towel pick): the object's held lift (its rise from the
     first frame to the end of the hold window) within 8% of the commanded lift (LIFT_TOLERANCE:
     20 mm on the teddy) of eipc's reference held lift;
   - the FinRay task: the plate rests in the scene's target slot at the end.
@@ -23,11 +23,11 @@ wall and cpu (seconds, None when not believable).
 import math
 
 # Commanded lift of each scene's object (m): its prescribed fingers rise this far.
-COMMANDED_LIFT = {"cube_squeeze": 0.03, "bubble_grasp_teddy": 0.25, "finray_plate_rack": 0.2}
+COMMANDED_LIFT = {"cube_squeeze": 0.03, "bubble_grasp_teddy": 0.25, "finray_plate_rack": 0.2, "towel_pick": 0.2}
 # Issue 58's target, "lift within 20 mm of eipc's" on the teddy's 250 mm, as a share of the
 # command so the 30 mm cube squeeze gets the same strictness (2.4 mm).
 LIFT_TOLERANCE = 0.08
-TASKS = {"cube_squeeze": "lift", "bubble_grasp_teddy": "lift", "finray_plate_rack": "place"}
+TASKS = {"cube_squeeze": "lift", "bubble_grasp_teddy": "lift", "finray_plate_rack": "place", "towel_pick": "lift"}
 
 
 def criteria(run, scene, reference_lift=None):

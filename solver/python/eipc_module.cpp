@@ -504,10 +504,12 @@ public:
       d["has_motion"] = !b.motion.empty();
       d["pivot"] = py::make_tuple(b.pivot(0), b.pivot(1), b.pivot(2));
       py::dict material;
-      material["model"] = eipc::model_name(b.material.model);
+      // A shell's model is the scene's name for it (its Material holds only E, nu, rho).
+      material["model"] = b.shell_thickness > 0 ? std::string("stvk_shell") : eipc::model_name(b.material.model);
       material["youngs"] = b.material.youngs;
       material["poisson"] = b.material.poisson;
       material["density"] = b.material.density;
+      if (b.shell_thickness > 0) material["thickness"] = b.shell_thickness;
       d["material"] = material;
       d["rayleigh_beta"] = b.rayleigh_beta;
       out.append(d);

@@ -4,6 +4,7 @@
 #include "rigid_geometry.hpp"
 
 #include "eipc/dynamics/newton_solver.hpp"  // SolverFailure
+#include "eipc/elasticity/lumped_mass.hpp"
 #include "eipc/elasticity/material.hpp"
 
 #include <BulletCollision/CollisionShapes/btCompoundShape.h>
@@ -12,6 +13,7 @@
 #include <BulletSoftBody/btDeformableGravityForce.h>
 #include <BulletSoftBody/btDeformableMultiBodyDynamicsWorld.h>
 #include <BulletSoftBody/btDeformableLinearElasticityForce.h>
+#include <BulletSoftBody/btDeformableMassSpringForce.h>
 #include <BulletSoftBody/btDeformableNeoHookeanForce.h>
 #include <BulletSoftBody/btSoftBodyHelpers.h>
 #include <BulletSoftBody/btSoftBodyRigidBodyCollisionConfiguration.h>
@@ -158,6 +160,7 @@ public:
             {"gripper_mass", s_.gripper_mass},
             {"friction_per_object", friction_},
             {"collisions", face_contact() ? "SDF_RD | SDF_RDN | SDF_RDF | VF_DD" : "SDF_RD | SDF_RDN | VF_DD"},
+            {"cloth_bending_stiffness", s_.cloth_bending_stiffness},
             {"piece_size", s_.piece_size}};
   }
 
@@ -293,12 +296,27 @@ private:
   int substeps() const { return std::max(1, int(std::ceil(scene_.params.dt / max_substep_ - 1e-9))); }
 
   /// Explicit elasticity is stable for steps below the time a pressure wave needs to
-  /// cross the shortest tet edge, L_min / sqrt((lambda + 2 mu) / rho), over the soft bodies.
+  /// cross the shortest tet edge, L_min / sqrt((lambda + 2 mu) / rho), over the soft bodies;
+  /// a cloth's springs below min over nodes sqrt(2 m_i / K_i), K_i the stiffness of the
+  /// node's springs (Gershgorin: omega_max^2 <= max 2 K_i / m_i, stable for h < 2 / omega_max).
   double explicit_step_limit() const {
     double limit = scene_.params.dt;
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
       if (bodies_[b].kind != Kind::soft) continue;
       const Body& body = scene_.bodies[b];
+      if (body.shell_thickness > 0) {
+        const btSoftBody& cloth = *bodies_[b].soft;
+        std::vector<double> k(cloth.m_nodes.size(), 0.0);
+        for (int l = 0; l < cloth.m_links.size(); ++l) {
+          const btSoftBody::Link& link = cloth.m_links[l];
+          const double kl = link.m_bbending ? cloth_bending_stiffness(body) : cloth_stiffness(body);
+          k[link.m_n[0] - &cloth.m_nodes[0]] += kl;
+          k[link.m_n[1] - &cloth.m_nodes[0]] += kl;
+        }
+        for (int i = 0; i < cloth.m_nodes.size(); ++i)
+          if (cloth.m_nodes[i].m_im > 0 && k[i] > 0) limit = std::min(limit, std::sqrt(2 / (cloth.m_nodes[i].m_im * k[i])));
+        continue;
+      }
       const Lame lame = lame_from_youngs(body.material.youngs, body.material.poisson);
       const double wave_speed = std::sqrt((lame.lambda + 2 * lame.mu) / body.material.density);
       double shortest = std::numeric_limits<double>::infinity();
@@ -460,6 +478,9 @@ private:
       map["eipc_model"] = "abd (affine body, E = " + fmt::format("{:g}", body.material.youngs) + " Pa)";
       map["peer_model"] = "btRigidBody (compound of convex hulls)";
       map["parameters"] = {{"mass", mp.mass}, {"convex_pieces", bb.pieces}, {"margin", s_.margin}};
+    } else if (body.shell_thickness > 0) {
+      bb.kind = Kind::soft;
+      add_cloth(body, bb, map);
     } else {
       bb.kind = Kind::soft;
       add_soft(body, bb, map);
@@ -496,8 +517,80 @@ private:
     psb->initializeDmInverse();
     psb->m_tetraScratches.resize(psb->m_tetras.size());
     psb->m_tetraScratchesTn.resize(psb->m_tetras.size());
+    add_to_world(psb, body, bb);
+    const Lame lame = lame_from_youngs(body.material.youngs, body.material.poisson);
+    const bool neo = s_.elastic == "neohookean" || (s_.elastic == "auto" && body.material.model == ElasticModel::neo_hookean);
+    // Bullet's Neo-Hookean is the stable one of Smith et al. 2018 (btDeformableNeoHookeanForce.h:
+    // its energy's (J - 1 - 3 mu / 4 lambda) term); its small-strain moduli equal the given
+    // ones only for mu' = 4/3 mu, lambda' = lambda + 5/6 mu (the paper's Lame reparametrisation).
+    // Bullet's linear elasticity force is corotated (its m_corotation) with Rayleigh damping
+    // (alpha: mass, beta: stiffness), eipc's linear_corotated.
+    const double mu = neo ? 4.0 / 3.0 * lame.mu : lame.mu, lambda = neo ? lame.lambda + 5.0 / 6.0 * lame.mu : lame.lambda;
+    btDeformableLagrangianForce* elastic =
+        neo ? static_cast<btDeformableLagrangianForce*>(new btDeformableNeoHookeanForce(mu, lambda, body.rayleigh_beta))
+            : new btDeformableLinearElasticityForce(mu, lambda, 0.0, body.rayleigh_beta);
+    add_forces(psb, elastic);
+    map["eipc_model"] = fmt::format("{} (E = {:g} Pa, nu = {:g}, rho = {:g} kg/m^3, rayleigh_beta = {:g} s), embedding {}",
+                                    model_name(body.material.model), body.material.youngs, body.material.poisson,
+                                    body.material.density, body.rayleigh_beta, body.embedding);
+    map["peer_model"] = std::string("btSoftBody tet mesh with ") +
+                        (neo ? "btDeformableNeoHookeanForce (moduli matched at small strain)" : "btDeformableLinearElasticityForce (corotated)") +
+                        std::string(bb.prescribed.empty() ? "" : "; prescribed nodes: zero mass, velocity aimed at the target");
+    map["parameters"] = {{"nodes", n},          {"tets", body.elements.rows()}, {"mu", mu},
+                         {"lambda", lambda}, {"damping", body.rayleigh_beta}, {"prescribed_nodes", bb.prescribed.size()},
+                         {"margin", s_.margin}};
+  }
+
+  /// The shells' (cloth's) springs: E t along every triangle edge, so a square grid's axial
+  /// springs give the sheet eipc's membrane stiffness along its axes (N = E t strain; the
+  /// diagonals stiffen it further and Poisson's ratio has no counterpart).
+  static double cloth_stiffness(const Body& body) { return body.material.youngs * body.shell_thickness; }
+  double cloth_bending_stiffness(const Body& body) const {
+    return s_.cloth_bending_stiffness >= 0 ? s_.cloth_bending_stiffness : cloth_stiffness(body);
+  }
+
+  /// A shell as Bullet's cloth, as its cloth demos build one (DeformableSelfCollision.cpp,
+  /// ClothFriction.cpp): a btSoftBody on the sheet's triangles with a spring per edge, bending
+  /// springs across two links (generateBendingConstraints(2)) and btDeformableMassSpringForce;
+  /// lumped masses rho t A / 3 as eipc's.
+  void add_cloth(const Body& body, BulletBody& bb, nlohmann::json& map) {
+    if (body.embedding != "full")
+      throw UnsupportedFeature("bullet", scene_.path,
+                               "body '" + body.name + "': embedding '" + body.embedding + "' (Bullet's cloth is the full sheet)");
+    const int n = body.num_nodes();
+    std::vector<btVector3> x(n);
+    for (int i = 0; i < n; ++i) x[i] = btv(body.node_rest.row(i).transpose());
+    const VecX m = shell_lumped_mass(body.node_rest, body.shell_elements, body.shell_thickness, body.material.density);
+    std::vector<btScalar> mass(m.data(), m.data() + n);
+    bb.prescribed = body.prescribed_nodes;
+    for (int i : bb.prescribed) mass[i] = 0;
+    btSoftBody* psb = new btSoftBody(&world_->getWorldInfo(), n, x.data(), mass.data());
+    for (int t = 0; t < body.shell_elements.rows(); ++t) {
+      const auto f = body.shell_elements.row(t);
+      psb->appendFace(f(0), f(1), f(2));
+      for (int a = 0; a < 3; ++a) psb->appendLink(f(a), f((a + 1) % 3), nullptr, true);
+    }
+    const int edges = psb->m_links.size();
+    psb->generateBendingConstraints(2);
+    add_to_world(psb, body, bb);
+    const double k = cloth_stiffness(body), kb = cloth_bending_stiffness(body), damping = body.rayleigh_beta * k;
+    add_forces(psb, new btDeformableMassSpringForce(k, damping, true, kb));
+    map["eipc_model"] = fmt::format("stvk_shell (E = {:g} Pa, nu = {:g}, rho = {:g} kg/m^3, thickness = {:g} m, "
+                                    "rayleigh_beta = {:g} s)", body.material.youngs, body.material.poisson,
+                                    body.material.density, body.shell_thickness, body.rayleigh_beta);
+    map["peer_model"] = "btSoftBody cloth: btDeformableMassSpringForce on the triangle edges (E t) and bending springs "
+                        "across two links (generateBendingConstraints(2))";
+    map["parameters"] = {{"nodes", n}, {"triangles", body.shell_elements.rows()}, {"edge_springs", edges},
+                         {"bending_springs", psb->m_links.size() - edges}, {"stiffness", k}, {"bending_stiffness", kb},
+                         {"damping", damping}, {"prescribed_nodes", bb.prescribed.size()}, {"margin", s_.margin}};
+  }
+
+  /// What every soft body (tet body or cloth) shares: its velocities, contact settings and place
+  /// in the world.
+  void add_to_world(btSoftBody* psb, const Body& body, BulletBody& bb) {
+    bb.soft = psb;
     // m_vn too: the implicit step starts from it (see substep).
-    for (int i = 0; i < n; ++i) psb->m_nodes[i].m_v = psb->m_nodes[i].m_vn = btv(body.initial_velocity);
+    for (int i = 0; i < psb->m_nodes.size(); ++i) psb->m_nodes[i].m_v = psb->m_nodes[i].m_vn = btv(body.initial_velocity);
     for (int i : bb.prescribed) psb->m_nodes[i].m_v = psb->m_nodes[i].m_vn = btVector3(0, 0, 0);
     psb->getCollisionShape()->setMargin(s_.margin);
     psb->m_cfg.kKHR = 1;  // contact hardness against kinematic and rigid bodies
@@ -514,35 +607,18 @@ private:
     psb->m_sleepingThreshold = 0;
     psb->setUserIndex(int(bodies_.size()));
     world_->addSoftBody(psb);
-    const Lame lame = lame_from_youngs(body.material.youngs, body.material.poisson);
-    const bool neo = s_.elastic == "neohookean" || (s_.elastic == "auto" && body.material.model == ElasticModel::neo_hookean);
-    // Bullet's Neo-Hookean is the stable one of Smith et al. 2018 (btDeformableNeoHookeanForce.h:
-    // its energy's (J - 1 - 3 mu / 4 lambda) term); its small-strain moduli equal the given
-    // ones only for mu' = 4/3 mu, lambda' = lambda + 5/6 mu (the paper's Lame reparametrisation).
-    // Bullet's linear elasticity force is corotated (its m_corotation) with Rayleigh damping
-    // (alpha: mass, beta: stiffness), eipc's linear_corotated.
-    const double mu = neo ? 4.0 / 3.0 * lame.mu : lame.mu, lambda = neo ? lame.lambda + 5.0 / 6.0 * lame.mu : lame.lambda;
-    btDeformableLagrangianForce* elastic =
-        neo ? static_cast<btDeformableLagrangianForce*>(new btDeformableNeoHookeanForce(mu, lambda, body.rayleigh_beta))
-            : new btDeformableLinearElasticityForce(mu, lambda, 0.0, body.rayleigh_beta);
+  }
+
+  /// The body's elastic force and gravity; the body becomes the next soft body.
+  void add_forces(btSoftBody* psb, btDeformableLagrangianForce* elastic) {
     auto* gravity = new btDeformableGravityForce(btv(scene_.params.gravity));
     forces_.emplace_back(elastic);
     forces_.emplace_back(gravity);
     world_->addForce(psb, elastic);
     world_->addForce(psb, gravity);
-    bb.soft = psb;
     soft_bodies_.emplace_back(psb);
     soft_order_.push_back(int(bodies_.size()));
     soft_nodes_.push_back({&psb->m_nodes[0], &psb->m_nodes[0] + psb->m_nodes.size()});
-    map["eipc_model"] = fmt::format("{} (E = {:g} Pa, nu = {:g}, rho = {:g} kg/m^3, rayleigh_beta = {:g} s), embedding {}",
-                                    model_name(body.material.model), body.material.youngs, body.material.poisson,
-                                    body.material.density, body.rayleigh_beta, body.embedding);
-    map["peer_model"] = std::string("btSoftBody tet mesh with ") +
-                        (neo ? "btDeformableNeoHookeanForce (moduli matched at small strain)" : "btDeformableLinearElasticityForce (corotated)") +
-                        std::string(bb.prescribed.empty() ? "" : "; prescribed nodes: zero mass, velocity aimed at the target");
-    map["parameters"] = {{"nodes", n},          {"tets", body.elements.rows()}, {"mu", mu},
-                         {"lambda", lambda}, {"damping", body.rayleigh_beta}, {"prescribed_nodes", bb.prescribed.size()},
-                         {"margin", s_.margin}};
   }
 
   int owner_of(const btSoftBody::Node* node) const {

@@ -47,6 +47,9 @@ struct BulletSettings {
   /// not limited (as MuJoCo's position actuator's forcerange), so the held force at rest is the cap.
   std::vector<double> servo_force_limit = {0, 0, 0};
   double gripper_mass = 0.2;  ///< mass of a servo-driven pad [kg]
+  /// A cloth's bending springs (generateBendingConstraints(2)) [N/m]; negative: Bullet's
+  /// default, the cloth's edge-spring stiffness (E t).
+  double cloth_bending_stiffness = -1;
   double piece_size = 0.015;   ///< grid cell of the convex decomposition of rigid shapes [m]
 };
 

@@ -56,6 +56,9 @@ int main(int argc, char** argv) {
     app.add_option("--gripper-mass", s.gripper_mass, "mass of a servo-driven pad (kg)")
         ->capture_default_str()
         ->check(CLI::PositiveNumber);
+    app.add_option("--cloth-bending-stiffness", s.cloth_bending_stiffness,
+                   "a cloth's bending springs (N/m); negative: its edge springs' stiffness, Bullet's default")
+        ->capture_default_str();
     app.add_option("--piece-size", s.piece_size, "grid cell of the convex decomposition of rigid shapes (m)")->capture_default_str()
         ->check(CLI::PositiveNumber);
   };

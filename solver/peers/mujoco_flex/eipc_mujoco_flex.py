@@ -1,17 +1,19 @@
-"""eipc-mujoco-flex: an eipc scene run in MuJoCo 4 with its own deformables (3-D flex bodies),
+"""eipc-mujoco-flex: an eipc scene run in MuJoCo 4 with its own deformables (flex bodies),
 written as an eipc trajectory (docs/peers.md, "MuJoCo 4 flex").
 
 eipc-mujoco (C++, Debian's MuJoCo 2.2.2, no flex) makes every elastic body rigid. This driver
 uses the pip MuJoCo of the project's .venv and models every elastic body as a 3-D flex on the
-body's own full-resolution tet mesh and rest vertices, and lets the peers' run loop of the
+body's own full-resolution tet mesh and rest vertices (a shell as a 2-D flex on its triangles), and lets the peers' run loop of the
 eipc module (eipc.PeerRun, the same C++ code as eipc-bullet, eipc-mujoco and eipc-drake) write
 the trajectory:
 
 - each vertex of an elastic body is a MuJoCo body on three world-axis slide joints with the
-  vertex's lumped mass (density x a quarter of its tets' volume), and the flex joins them with
-  eipc's tets, listed in eipc's vertex order (checked at start);
-- its elasticity is MuJoCo's (Saint Venant-Kirchhoff, the only 3-D flex model) with the
-  scene's Young's modulus and Poisson ratio, and the scene's Rayleigh beta as the flex's
+  vertex's lumped mass (density x a quarter of its tets' volume; a shell's: x thickness x a
+  third of its triangles' area), and the flex joins them with eipc's tets (triangles), listed
+  in eipc's vertex order (checked at start);
+- its elasticity is MuJoCo's (Saint Venant-Kirchhoff, the only 3-D flex model; a shell's is
+  its StVK membrane and hinge bending, elastic2d both, the scene's thickness, half of it the
+  contact radius) with the scene's Young's modulus and Poisson ratio, and the scene's Rayleigh beta as the flex's
   Rayleigh damping (both stiffness-proportional, in seconds);
 - a body's prescribed vertices are pinned to a finger body (they are vertices of that body,
   as flexcomp's <pin> does): a body on three world-axis slide joints whose PD servos
@@ -132,6 +134,20 @@ def lumped_masses(np, rest, tets, density):
     return m, vol.sum()
 
 
+def shell_lumped_masses(np, rest, triangles, density, thickness):
+    """A shell's: density x thickness x a third of the area of every triangle a vertex belongs
+    to (eipc's shell_lumped_mass); returns the masses and the shell's volume."""
+    x = rest[triangles]
+    area = np.linalg.norm(np.cross(x[:, 1] - x[:, 0], x[:, 2] - x[:, 0]), axis=1) / 2
+    m = np.zeros(len(rest))
+    np.add.at(m, triangles.ravel(), np.repeat(area * thickness * density / 3, 3))
+    return m, area.sum() * thickness
+
+
+def is_shell(body):
+    return body["material"]["model"] == "stvk_shell"
+
+
 class FlexEngine:
     """The scene as an MJCF model of flex bodies; the engine interface eipc.PeerRun.run() drives."""
 
@@ -148,7 +164,7 @@ class FlexEngine:
         h = run.dt
         self.substeps = max(1, math.ceil(h / opts.max_substep - 1e-9)) if opts.max_substep > 0 else 1
         self.h = h / self.substeps
-        self.version = f"MuJoCo {mujoco.mj_versionString()} (pip; 3-D flex bodies, integrator {opts.integrator}, " \
+        self.version = f"MuJoCo {mujoco.mj_versionString()} (pip; flex bodies, integrator {opts.integrator}, " \
                        f"solver {opts.solver})"
         scene_bodies = run.scene["bodies"]
         self.mu = float(run.scene.get("contact", {}).get("friction", 0.0))
@@ -181,8 +197,9 @@ class FlexEngine:
         for k, b in enumerate(self.bodies):
             if self.roles[k] == "flex":
                 f = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_FLEX, b["name"])
-                if f < 0 or m.flex_vertnum[f] != len(b["rest"]) or m.flex_elemnum[f] != len(b["tets"]):
-                    raise RuntimeError(f"MuJoCo's flex '{b['name']}' does not have the body's vertices and tets")
+                elements = b["surface"] if is_shell(b) else b["tets"]
+                if f < 0 or m.flex_vertnum[f] != len(b["rest"]) or m.flex_elemnum[f] != len(elements):
+                    raise RuntimeError(f"MuJoCo's flex '{b['name']}' does not have the body's vertices and elements")
                 self.flex_of[k] = f
                 self.body_of_flex[f] = k
             elif self.roles[k] == "rigid":
@@ -230,24 +247,24 @@ class FlexEngine:
     # ------------------------------------------------------------------ model
     @staticmethod
     def _role(b):
-        """How a scene body is modelled: 'flex' (an elastic body, its prescribed vertices pinned
-        to a servo-driven finger), 'rigid' (an affine body: a free rigid body) or 'static' (a
-        kinematic body at rest: geoms of the world body)."""
+        """How a scene body is modelled: 'flex' (an elastic body, 3-D or a 2-D shell, its
+        prescribed vertices pinned to a servo-driven finger), 'rigid' (an affine body: a free
+        rigid body) or 'static' (a kinematic body at rest: geoms of the world body)."""
         name = b["name"]
         if b["kinematic"]:
             if b["has_motion"]:
                 raise Unsupported(f"body '{name}': a moving kinematic body")
             return "static"
-        if not b["tets"]:
+        if not b["tets"] and not is_shell(b):
             raise Unsupported(f"body '{name}': a surface-only body (a 3-D flex or a rigid body needs tets)")
         if b["material"]["model"] == "abd":
             if b["prescribed_nodes"]:
                 raise Unsupported(f"body '{name}': an affine body with prescribed vertices")
             return "rigid"
         if b["embedding"] != "full":
-            raise Unsupported(f"body '{name}': embedding '{b['embedding']}' (a flex is the full-resolution tet mesh)")
-        if b["material"]["model"] not in ("linear_corotated", "neo_hookean"):
-            raise Unsupported(f"body '{name}': material model '{b['material']['model']}' (MuJoCo's 3-D flex is an "
+            raise Unsupported(f"body '{name}': embedding '{b['embedding']}' (a flex is the full-resolution mesh)")
+        if b["material"]["model"] not in ("linear_corotated", "neo_hookean", "stvk_shell"):
+            raise Unsupported(f"body '{name}': material model '{b['material']['model']}' (MuJoCo's flex is an "
                               "elastic FEM body, Saint Venant-Kirchhoff)")
         if b["prescribed_nodes"] and not b["has_motion"]:
             raise Unsupported(f"body '{name}': prescribed vertices without motion")
@@ -323,9 +340,25 @@ class FlexEngine:
         np, o = self.np, self.opts
         b = self.bodies[k]
         rest = self.rest[k]
-        tets = np.array(b["tets"], int)
         mat = b["material"]
-        masses, volume = lumped_masses(np, rest, tets, mat["density"])
+        if is_shell(b):
+            # A 2-D flex on the sheet's triangles: MuJoCo's shell is eipc's membrane (StVK, plane
+            # stress, times the thickness) with a hinge bending normalized to the same Kirchhoff
+            # plate (docs/peers.md, "MuJoCo 4 flex"); its radius is eipc's contact offset, half
+            # the thickness to each side.
+            t = mat["thickness"]
+            elements = np.array(b["surface"], int)
+            masses, volume = shell_lumped_masses(np, rest, elements, mat["density"], t)
+            dim, radius = 2, t / 2
+            shell = f'thickness="{num(t)}" elastic2d="both" '
+            kind = f"2-D flex (Saint Venant-Kirchhoff membrane, hinge bending; thickness {t:g} m, radius {t / 2:g} m)"
+            counts = f"{len(elements)} triangles"
+        else:
+            elements = np.array(b["tets"], int)
+            masses, volume = lumped_masses(np, rest, elements, mat["density"])
+            dim, radius, shell = 3, 0.0, ""
+            kind = "3-D flex (Saint Venant-Kirchhoff)"
+            counts = f"{len(elements)} tets"
         pinned = self.pinned[k]
         finger = self._add_finger(b) if pinned else ""
         names, vertex = [], []
@@ -345,19 +378,19 @@ class FlexEngine:
                               '<joint type="slide" axis="1 0 0"/><joint type="slide" axis="0 1 0"/>'
                               '<joint type="slide" axis="0 0 1"/></body>')
         self.flexes.append(
-            f'<flex name="{b["name"]}" dim="3" radius="0" body="{" ".join(names)}" '
-            f'vertex="{nums(np.ravel(vertex))}" element="{" ".join(str(int(v)) for v in tets.ravel())}">'
+            f'<flex name="{b["name"]}" dim="{dim}" radius="{num(radius)}" body="{" ".join(names)}" '
+            f'vertex="{nums(np.ravel(vertex))}" element="{" ".join(str(int(v)) for v in elements.ravel())}">'
             f'<contact {self.contact} selfcollide="{o.selfcollide}" activelayers="{o.activelayers}"/>'
-            f'<elasticity young="{num(mat["youngs"])}" poisson="{num(mat["poisson"])}" '
+            f'<elasticity young="{num(mat["youngs"])}" poisson="{num(mat["poisson"])}" {shell}'
             f'damping="{num(b["rayleigh_beta"])}"/></flex>')
         free_mass = float(sum(masses[i] for i in range(len(rest)) if i not in pinned))
         self.mapping_.append({
             "body": b["name"],
             "eipc_model": f"{mat['model']}, E {mat['youngs']:g} Pa, nu {mat['poisson']:g}, rho {mat['density']:g}, "
-                          f"beta {b['rayleigh_beta']:g} s, {len(rest)} vertices, {len(tets)} tets"
+                          f"beta {b['rayleigh_beta']:g} s, {len(rest)} vertices, {counts}"
                           + (f", {len(pinned)} prescribed" if pinned else ""),
-            "peer_model": f"3-D flex (Saint Venant-Kirchhoff), E {mat['youngs']:g} Pa, nu {mat['poisson']:g}, "
-                          f"Rayleigh damping {b['rayleigh_beta']:g} s, {len(rest)} vertices, {len(tets)} tets, "
+            "peer_model": f"{kind}, E {mat['youngs']:g} Pa, nu {mat['poisson']:g}, "
+                          f"Rayleigh damping {b['rayleigh_beta']:g} s, {len(rest)} vertices, {counts}, "
                           f"lumped masses {free_mass:.6g} kg on {len(rest) - len(pinned)} free vertices"
                           + (f", {len(pinned)} vertices pinned to a servo-driven finger body {finger}" if pinned else ""),
             "mass": float(volume * mat["density"]),
