@@ -11,8 +11,9 @@ does the scene's task:
 Among successful runs the kept one has the least wall time (CPU time is reported beside,
 and breaks a tie); a successful run without a believable wall time ranks after every timed
 one. Unsuccessful runs rank after every successful one, by how close they came: fewer
-criteria missed, then the smaller lift error (lift tasks) or, for a plate not in its slot,
-placement error (the FinRay task), then fewer intersecting frames, then the smaller certified depth.
+criteria missed, then, for a lift outside the tolerance, the smaller lift error (lift tasks) or,
+for a plate not in its slot, the placement error (the FinRay task) (a met task is as close as any),
+then fewer intersecting frames, then the smaller certified depth.
 
 A run here is a dict with: status ("complete" or anything else), intersecting (frames with
 certified intersection), depth (deepest certified penetration, m), lift (held lift, m; lift
@@ -62,9 +63,11 @@ def rank_key(run, scene, reference_lift=None):
     met = criteria(run, scene, reference_lift)
     if all(met.values()):
         return (0, _seconds(run.get("wall")), _seconds(run.get("cpu")))
+    # A met task is as close as any (a lift within the tolerance, a placed plate); a missed one
+    # by how far it came from it.
     if TASKS[scene] == "lift":
-        closeness = lift_error(run, reference_lift)
-    else:  # a placed plate is as close as any; an unplaced one by how far it ended from the slot
+        closeness = 0.0 if met["lift"] else lift_error(run, reference_lift)
+    else:
         closeness = 0.0 if met["placed"] else _seconds(run.get("place_error"))
     return (1, sum(not m for m in met.values()), closeness, _seconds(run.get("intersecting")),
             _seconds(run.get("depth")))

@@ -85,6 +85,14 @@ def test_failures_rank_by_criteria_missed_then_lift_error_then_frames_then_depth
                            "two missed"]
 
 
+def test_a_lift_within_the_tolerance_is_as_close_as_any():
+    # The towel pick in MuJoCo: every run lifts within the tolerance and intersects; the one
+    # with fewer intersecting frames is the closer, however near eipc's lift the other ends.
+    runs = [run("exact lift, 99 frames", intersecting=99, depth=7e-3),
+            run("15 mm off, 23 frames", lift=REF - 0.015, intersecting=23, depth=6e-4)]
+    assert names(runs) == ["15 mm off, 23 frames", "exact lift, 99 frames"]
+
+
 def test_finray_failures_rank_by_placement_then_frames_then_depth():
     # As a lift error does on the lift tasks, the placement error comes before the frames: a plate
     # placed with intersections is closer than one left 20 mm from its slot without any.
