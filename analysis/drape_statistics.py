@@ -19,7 +19,7 @@ import numpy as np
 
 
 def heights(path, body, times):
-    """dt and, per time, the body's vertex heights (sorted) of the frame nearest to it."""
+    """dt and, per time, the body's vertex heights of the frame nearest to it."""
     with h5py.File(path, "r") as f:
         if f"bodies/{body}" not in f:
             sys.exit(f"error: {path}: no body '{body}'")
@@ -31,8 +31,16 @@ def heights(path, body, times):
             i = int(np.argmin(np.abs(t - s)))
             if abs(t[i] - s) > 0.5 * dt + 1e-9:
                 sys.exit(f"error: {path}: no frame at t = {s} (nearest {t[i]})")
-            out.append(np.sort(x[i][:, 2]))
+            out.append(x[i][:, 2])
         return dt, out
+
+
+def errors(z, ref):
+    """(centroid height error, height profile RMS) of heights z against ref, per time: each a
+    list of one frame's vertex heights (the same count in both)."""
+    centroid = [abs(np.mean(zi) - np.mean(ri)) for zi, ri in zip(z, ref)]
+    profile = [math.sqrt(np.mean((np.sort(zi) - np.sort(ri)) ** 2)) for zi, ri in zip(z, ref)]
+    return centroid, profile
 
 
 def main():
@@ -47,9 +55,7 @@ def main():
     rows = []
     for path in a.runs:
         dt, z = heights(path, a.body, times)
-        centroid = [abs(zi.mean() - ri.mean()) for zi, ri in zip(z, ref)]
-        profile = [math.sqrt(np.mean((zi - ri) ** 2)) for zi, ri in zip(z, ref)]
-        rows.append((path, dt, centroid, profile))
+        rows.append((path, dt, *errors(z, ref)))
     head = " | ".join(f"t = {s:g}" for s in times)
     print(f"| run | h (s) | centroid height error (mm): {head} | height profile RMS (mm): {head} |")
     print("|---|---:|" + "---:|" * (2 * len(times)))
