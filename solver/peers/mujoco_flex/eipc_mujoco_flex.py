@@ -3,9 +3,9 @@ written as an eipc trajectory (docs/peers.md, "MuJoCo 4 flex").
 
 eipc-mujoco (C++, Debian's MuJoCo 2.2.2, no flex) makes every elastic body rigid. This driver
 uses the pip MuJoCo of the project's .venv and models every elastic body as a 3-D flex on the
-body's own full-resolution tet mesh and rest vertices (a shell as a 2-D flex on its triangles), and lets the peers' run loop of the
-eipc module (eipc.PeerRun, the same C++ code as eipc-bullet, eipc-mujoco and eipc-drake) write
-the trajectory:
+body's own full-resolution tet mesh and rest vertices (a shell as a 2-D flex on its triangles),
+and lets the peers' run loop of the eipc module (eipc.PeerRun, the same C++ code as eipc-bullet,
+eipc-mujoco and eipc-drake) write the trajectory:
 
 - each vertex of an elastic body is a MuJoCo body on three world-axis slide joints with the
   vertex's lumped mass (density x a quarter of its tets' volume; a shell's: x thickness x a
@@ -13,8 +13,8 @@ the trajectory:
   in eipc's vertex order (checked at start);
 - its elasticity is MuJoCo's (Saint Venant-Kirchhoff, the only 3-D flex model; a shell's is
   its StVK membrane and hinge bending, elastic2d both, the scene's thickness, half of it the
-  contact radius) with the scene's Young's modulus and Poisson ratio, and the scene's Rayleigh beta as the flex's
-  Rayleigh damping (both stiffness-proportional, in seconds);
+  contact radius) with the scene's Young's modulus and Poisson ratio, and the scene's Rayleigh
+  beta as the flex's Rayleigh damping (both stiffness-proportional, in seconds);
 - a body's prescribed vertices are pinned to a finger body (they are vertices of that body,
   as flexcomp's <pin> does): a body on three world-axis slide joints whose PD servos
   (position and velocity actuators) track the prescribed set's keyframed translation, its
