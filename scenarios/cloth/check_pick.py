@@ -26,6 +26,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "analysis"))
 from eipc_report.trajectory import read_pair_series  # noqa: E402  (forces on A from B, per frame)
+from peers import body_mass  # noqa: E402  (the shell's rest area x thickness x density)
 
 BUBBLES = ("bubble_inner", "bubble_outer")
 
@@ -36,18 +37,12 @@ def phases(scene):
     return keys[-2]["t"], keys[-1]["translation"][2] - keys[-2]["translation"][2], keys[-1]["t"]
 
 
-def area(x, triangles):
-    a, b, c = (x[triangles[:, i]] for i in range(3))
-    return np.linalg.norm(np.cross(b - a, c - a), axis=1).sum() / 2
-
-
 def check(path):
     with h5py.File(path, "r") as f:
         scene = json.loads(f.attrs["scene_json"])
         gravity = np.linalg.norm(scene.get("gravity", [0, 0, -9.81]))
-        material = next(b for b in scene["bodies"] if b["name"] == "towel")["material"]
         towel = f["bodies/towel"]
-        mass = material["density"] * material["thickness"] * area(towel["rest_vertices"][:], towel["surface_triangles"][:])
+        mass = body_mass(f, "towel")
         lift_start, lift_height, hold_start = phases(scene)
         t = f["frames/time"][:]
         z = towel["positions"][:, :, 2]

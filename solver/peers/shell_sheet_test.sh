@@ -12,11 +12,13 @@
 set -euo pipefail
 eipc=$1 peer=$2 sheet=$3 settings=$4 checker=$5
 skip() { echo "EIPC_TEST_SKIPPED: $*"; exit 77; }
-if [[ $(basename "$peer") == eipc-mujoco-flex ]]; then
-  "$peer" --which-python >/dev/null 2>&1 || skip "$("$peer" --which-python 2>&1 || true)"
-fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+extra=()
+if [[ $(basename "$peer") == eipc-mujoco-flex ]]; then
+  "$peer" --which-python >/dev/null 2>&1 || skip "$("$peer" --which-python 2>&1 || true)"
+  extra=(--mjcf-out "$work/model.xml")
+fi
 
 cat > "$work/sheet.json" <<JSON
 {"format": "eipc-scene", "version": 1, "name": "sheet_on_ground", "duration": 0.4, "dt": 0.01,
@@ -26,8 +28,6 @@ cat > "$work/sheet.json" <<JSON
              "material": {"model": "stvk_shell", "thickness": 0.001, "youngs": 1e5, "poisson": 0.3, "density": 300},
              "transform": {"translation": [0, 0, 0.0025]}}]}
 JSON
-extra=()
-[[ $(basename "$peer") == eipc-mujoco-flex ]] && extra=(--mjcf-out "$work/model.xml")
 "$peer" "$work/sheet.json" --config "$settings" "${extra[@]}" --out "$work/sheet.h5" --json > "$work/summary.json"
 status=0
 "$eipc" certify "$work/sheet.h5" --json > "$work/certify.json" || status=$?
