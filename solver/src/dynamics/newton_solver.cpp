@@ -38,10 +38,19 @@ void eliminate_fixed(SparseMatrix& H, VecX& g, const std::vector<bool>& fixed) {
 /// alpha) at which a sliding contact sticks (descending list), else alpha / 2.
 /// There the friction force reverses, a kink of the energy along the direction
 /// that Newton's model, without curvature along the slip, overshoots by
-/// millimetres (the grasp's landing step: 48 -> 2 halvings).
-double backtrack(double alpha, const std::vector<double>& stick_crossings) {
+/// millimetres (the grasp's landing step: 48 -> 2 halvings). At most
+/// kMaxStickTrials crossings are tried in one line search: where thousands of
+/// contacts slide (a towel dragged over a table) the crossings lie dense, each
+/// kink is small, and stepping from one to the next creeps (2,564 trials in one
+/// search of a 20k-vertex towel, each a broad phase).
+constexpr int kMaxStickTrials = 4;
+double backtrack(double alpha, const std::vector<double>& stick_crossings, int& stick_trials) {
   const auto below = std::find_if(stick_crossings.begin(), stick_crossings.end(), [&](double a) { return a < alpha; });
-  return below != stick_crossings.end() && *below >= alpha / 16 ? *below : alpha / 2;
+  if (stick_trials < kMaxStickTrials && below != stick_crossings.end() && *below >= alpha / 16) {
+    ++stick_trials;
+    return *below;
+  }
+  return alpha / 2;
 }
 
 Positions as_positions(const VecX& v) {
@@ -219,6 +228,7 @@ NewtonResult NewtonSolver::solve(const StepContext& s, Positions& q, const std::
     {
       ScopedTimer timer(times_.line_search);
       std::optional<std::vector<double>> stick_crossings;  // found at the first rejected trial
+      int stick_trials = 0;
       if (!e0) e0 = potential_.energy(s, q, contacts);
       if (!std::isfinite(*e0))
         throw SolverFailure("non-finite energy (NaN or inf) at t = " + std::to_string(t1) + " s");
@@ -254,7 +264,7 @@ NewtonResult NewtonSolver::solve(const StepContext& s, Positions& q, const std::
           stick_crossings = s.friction ? friction_stick_crossings(*sys_.collision().shared_positions(q), *sys_.collision().shared_positions(q + dq),
                                                                   s.x_prev, *s.friction)
                                        : std::vector<double>{};
-        alpha = backtrack(alpha, *stick_crossings);
+        alpha = backtrack(alpha, *stick_crossings, stick_trials);
         ++result.line_search_steps;
         if (alpha < 1e-12) {
           // No decrease even for a tiny step: the direction is at round-off
