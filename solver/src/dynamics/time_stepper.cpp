@@ -198,8 +198,11 @@ StepStats TimeStepper::step() {
   // the prescribed nodes jump: then the body is bent away from where it was
   // assembled and bends on within the step (FinRay, whose steps all jump, ran
   // 5% slower with the part kept inside such steps).
+  // With shells in the scene none is carried from step to step: the part
+  // kept from the last step made a 20k-vertex towel's directions poor enough
+  // to double its wall (docs/performance.md, "The elastic Hessian kept").
   s.reuse_elastic_hessian = !jump;
-  if (!jump) s.elastic_hessian_memo = std::move(elastic_hessian_);
+  if (!jump && sys_.shell_bodies().empty()) s.elastic_hessian_memo = std::move(elastic_hessian_);
   // Starting from x_t + h v_t instead of x_t halves the Newton iterations of
   // steady motion (grasp: 5.8 -> 3.6 per step at h = 0.02) with the same result.
   // The start's CCD and the damping matrix are independent: side by side.
